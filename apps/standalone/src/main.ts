@@ -1,0 +1,2 @@
+import { newId } from '@svc/kernel';
+console.warn(newId('ki_'));

@@ -1,0 +1,49 @@
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import nx from '@nx/eslint-plugin';
+
+export default tseslint.config(
+  { ignores: ['**/node_modules/**', '**/dist/**', '**/.nx/**', '**/.data/**', 'coverage/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    files: ['**/*.ts'],
+    plugins: { '@nx': nx },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-explicit-any': 'error',
+      'no-console': ['error', { allow: ['warn', 'error'] }],
+      '@nx/enforce-module-boundaries': [
+        'error',
+        {
+          enforceBuildableLibDependency: false,
+          allow: [],
+          banTransitiveDependencies: false,
+          depConstraints: [
+            { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:infra', 'type:platform', 'type:core', 'type:shared', 'type:testing'] },
+            { sourceTag: 'type:tool', onlyDependOnLibsWithTags: ['type:infra', 'type:platform', 'type:core', 'type:shared', 'type:app', 'type:testing'] },
+            { sourceTag: 'type:infra', onlyDependOnLibsWithTags: ['type:infra', 'type:core', 'type:platform', 'type:shared', 'type:testing'] },
+            { sourceTag: 'type:platform', onlyDependOnLibsWithTags: ['type:platform', 'type:shared', 'type:testing'] },
+            { sourceTag: 'type:core', onlyDependOnLibsWithTags: ['type:core', 'type:shared', 'type:testing'] },
+            { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:infra', 'type:platform', 'type:core', 'type:shared', 'type:testing'] },
+            { sourceTag: 'type:shared', onlyDependOnLibsWithTags: ['type:shared', 'type:testing'] },
+            { sourceTag: 'scope:identity', onlyDependOnLibsWithTags: ['scope:identity', 'scope:platform', 'scope:shared', 'scope:testing'] },
+            { sourceTag: 'scope:repository', onlyDependOnLibsWithTags: ['scope:repository', 'scope:platform', 'scope:shared', 'scope:testing'] },
+            { sourceTag: 'scope:workspace', onlyDependOnLibsWithTags: ['scope:workspace', 'scope:identity', 'scope:repository', 'scope:platform', 'scope:shared', 'scope:testing'] },
+            { sourceTag: 'scope:platform', onlyDependOnLibsWithTags: ['scope:platform', 'scope:shared', 'scope:testing'] },
+            { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared', 'scope:testing'] },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['tools/**/*.ts', '**/*.spec.ts', '**/*.int-spec.ts', '**/test/**/*.ts'],
+    rules: { 'no-console': 'off' },
+  },
+  {
+    files: ['**/*.js', '**/*.mjs', '**/*.cjs'],
+    languageOptions: { globals: { require: 'readonly', module: 'writable', __dirname: 'readonly', process: 'readonly', console: 'readonly' } },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+);

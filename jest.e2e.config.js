@@ -1,0 +1,7 @@
+module.exports = {
+  ...require('./jest.preset.js'),
+  rootDir: __dirname,
+  displayName: 'e2e',
+  testMatch: ['<rootDir>/apps/*/test/**/*.e2e-spec.ts'],
+  testTimeout: 120000,
+};

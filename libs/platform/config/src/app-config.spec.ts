@@ -1,0 +1,54 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ConfigError, loadConfig } from './app-config';
+
+const dir = () => mkdtempSync(join(tmpdir(), 'cfg-'));
+
+describe('loadConfig', () => {
+  it('defaults to the embedded mode with durable database jobs', () => {
+    const config = loadConfig({ DATA_DIR: dir() });
+    expect(config.databaseMode).toBe('embedded');
+    expect(config.jobsMode).toBe('database');
+    expect(config.AUDIT_PORT).toBe(3001);
+  });
+
+  it('persists a generated secret in the data directory so restarts keep sessions and keys valid', () => {
+    const dataDir = dir();
+    const first = loadConfig({ DATA_DIR: dataDir });
+    const second = loadConfig({ DATA_DIR: dataDir });
+    expect(first.authSecret).toHaveLength(64);
+    expect(second.authSecret).toBe(first.authSecret);
+    expect(readFileSync(join(dataDir, 'auth-secret'), 'utf8')).toBe(first.authSecret);
+  });
+
+  it('switches to postgres and BullMQ when their URLs are set', () => {
+    const config = loadConfig({
+      DATABASE_URL: 'postgres://u@localhost/db',
+      REDIS_URL: 'redis://localhost:6379',
+      AUTH_SECRET: 'x'.repeat(32),
+    });
+    expect(config.databaseMode).toBe('postgres');
+    expect(config.jobsMode).toBe('bullmq');
+  });
+
+  it('names every bad variable', () => {
+    try {
+      loadConfig({ AUDIT_PORT: 'seventy', REDIS_URL: 'http://nope', DATA_DIR: dir() });
+      throw new Error('expected a ConfigError');
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError);
+      const message = (error as Error).message;
+      expect(message).toContain('AUDIT_PORT');
+      expect(message).toContain('REDIS_URL');
+    }
+  });
+
+  it('requires a shared AUTH_SECRET in the distributed mode', () => {
+    expect(() => loadConfig({ DATABASE_URL: 'postgres://u@localhost/db' })).toThrow(/AUTH_SECRET/);
+  });
+
+  it('refuses a bootstrap key that is not an organisation key', () => {
+    expect(() => loadConfig({ DATA_DIR: dir(), BOOTSTRAP_ADMIN_API_KEY: 'abc' })).toThrow(/BOOTSTRAP_ADMIN_API_KEY/);
+  });
+});

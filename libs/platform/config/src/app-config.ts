@@ -1,0 +1,94 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { z } from 'zod';
+
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+const port = z.coerce.number().int().min(1).max(65535);
+const url = z.string().url();
+
+/** Every setting the service reads, validated once at boot. Nothing else reads `process.env`. */
+export const configSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  PLATFORM_AUTH_PORT: port.default(3000),
+  AUDIT_PORT: port.default(3001),
+  RETRIEVAL_PORT: port.default(3002),
+  WORKERS_HEALTH_PORT: port.default(3003),
+  PUBLIC_AUTH_URL: url.default('http://localhost:3000'),
+  PUBLIC_AUDIT_URL: url.default('http://localhost:3001'),
+  PUBLIC_RETRIEVAL_URL: url.default('http://localhost:3002'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
+    .optional(),
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+  DATA_DIR: z.string().min(1).default('./.data'),
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL')
+    .optional(),
+  AUTH_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  BOOTSTRAP_ADMIN_API_KEY: z.string().startsWith('svc_org_', 'must be an organisation key starting with svc_org_').optional(),
+  BOOTSTRAP_ORGANIZATION_NAME: z.string().min(1).max(200).default('My organisation'),
+  BOOTSTRAP_ADMIN_EMAIL: z.string().email().default('admin@example.com'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  LOG_PRETTY: bool.default(false),
+  JSON_BODY_LIMIT: z.string().regex(/^\d+(b|kb|mb)$/, 'must look like 1mb or 512kb').default('1mb'),
+  API_KEY_CACHE_SECONDS: z.coerce.number().int().min(0).max(60).default(30),
+  JOBS_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
+  JOBS_POLL_INTERVAL_MS: z.coerce.number().int().min(20).max(60000).default(500),
+  JOBS_LEASE_SECONDS: z.coerce.number().int().min(5).max(3600).default(60),
+  JOBS_ENABLED: bool.default(true),
+  TRUST_PROXY: z.string().default('false'),
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(120000).default(10000),
+});
+
+export type RawConfig = z.infer<typeof configSchema>;
+
+export interface AppConfig extends RawConfig {
+  /** `embedded` when DATABASE_URL is unset: PGlite under DATA_DIR. */
+  databaseMode: 'postgres' | 'embedded';
+  /** `bullmq` when REDIS_URL is set, otherwise durable jobs in the database. */
+  jobsMode: 'bullmq' | 'database';
+  dataDir: string;
+  authSecret: string;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/**
+ * Validates the environment. A bad value throws a ConfigError naming each variable; embedded mode
+ * creates DATA_DIR and, when AUTH_SECRET is unset, a persistent random secret inside it.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  const input = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = configSchema.safeParse(input);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`));
+  }
+  const raw = parsed.data;
+  const databaseMode = raw.DATABASE_URL ? 'postgres' : 'embedded';
+  if (databaseMode === 'postgres' && !raw.AUTH_SECRET) {
+    throw new ConfigError(['AUTH_SECRET: required when DATABASE_URL is set (every app of a deployment must share it)']);
+  }
+  const dataDir = resolve(raw.DATA_DIR);
+  const authSecret = raw.AUTH_SECRET ?? embeddedSecret(dataDir);
+  return { ...raw, databaseMode, jobsMode: raw.REDIS_URL ? 'bullmq' : 'database', dataDir, authSecret };
+}
+
+function embeddedSecret(dataDir: string): string {
+  mkdirSync(dataDir, { recursive: true });
+  const file = join(dataDir, 'auth-secret');
+  if (!existsSync(file)) {
+    writeFileSync(file, randomBytes(48).toString('base64url'), { mode: 0o600, flag: 'wx' });
+  }
+  return readFileSync(file, 'utf8').trim();
+}

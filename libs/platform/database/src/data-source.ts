@@ -1,0 +1,58 @@
+import type { AppConfig } from '@svc/config';
+import { DataSource, DataSourceOptions, MixedList } from 'typeorm';
+import { EmbeddedConnection } from './embedded-postgres';
+
+export interface PersistenceParts {
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+  entities: MixedList<Function | string>;
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+  migrations: MixedList<Function | string>;
+}
+
+/** The same options in both modes: only the connection differs (TCP URL, or PGlite's socket). */
+export function dataSourceOptions(
+  config: Pick<AppConfig, 'DATABASE_URL' | 'DATABASE_POOL_SIZE'>,
+  parts: PersistenceParts,
+  embedded?: EmbeddedConnection,
+): DataSourceOptions {
+  const connection = embedded
+    ? { host: embedded.host, port: embedded.port, username: embedded.username, database: embedded.database }
+    : { url: config.DATABASE_URL };
+  return {
+    type: 'postgres',
+    ...connection,
+    entities: parts.entities,
+    migrations: parts.migrations,
+    migrationsTableName: 'schema_migrations',
+    migrationsTransactionMode: 'each',
+    synchronize: false,
+    logging: false,
+    // PGlite has one session: a second pooled connection would share its transaction state.
+    extra: embedded
+      ? { max: 1, connectionTimeoutMillis: 60000 }
+      : { max: config.DATABASE_POOL_SIZE, connectionTimeoutMillis: 5000, statement_timeout: 30000 },
+  };
+}
+
+const MIGRATION_LOCK_KEY = 727_001;
+
+/**
+ * Runs pending migrations. On a shared PostgreSQL, under an advisory lock, so apps started together
+ * migrate once while the others wait. The embedded database has one owner process (its lock file)
+ * and one connection, so it needs no lock.
+ */
+export async function runMigrations(dataSource: DataSource, shared: boolean): Promise<string[]> {
+  if (!shared) return (await dataSource.runMigrations({ transaction: 'each' })).map((m) => m.name);
+  const runner = dataSource.createQueryRunner();
+  await runner.connect();
+  try {
+    await runner.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+    try {
+      return (await dataSource.runMigrations({ transaction: 'each' })).map((m) => m.name);
+    } finally {
+      await runner.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]);
+    }
+  } finally {
+    await runner.release();
+  }
+}

@@ -1,0 +1,98 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { loadConfig } from '@svc/config';
+import { createTestDatabase, TestDatabase, TestDatabaseMode } from '@svc/test-kit';
+import { MigrationInterface, QueryRunner } from 'typeorm';
+import { Database } from './database';
+
+class CreateProbeTable1700000000000 implements MigrationInterface {
+  name = 'CreateProbeTable1700000000000';
+  async up(q: QueryRunner): Promise<void> {
+    await q.query('CREATE SCHEMA probe');
+    await q.query('CREATE TABLE probe.items (id text PRIMARY KEY)');
+  }
+  async down(q: QueryRunner): Promise<void> {
+    await q.query('DROP SCHEMA probe CASCADE');
+  }
+}
+
+const parts = { entities: [], migrations: [CreateProbeTable1700000000000] };
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe.each<TestDatabaseMode>(['embedded', 'postgres'])('Database (%s)', (mode) => {
+  let testDb: TestDatabase;
+  let db: Database;
+
+  beforeAll(async () => {
+    testDb = await createTestDatabase(mode);
+    db = await Database.open(loadConfig(testDb.env), parts);
+  });
+  afterAll(async () => {
+    await db?.close();
+    await testDb?.drop();
+  });
+
+  it('applies the migrations once and answers the readiness ping', async () => {
+    const tables = await db.dataSource.query(`SELECT to_regclass('probe.items') AS t`);
+    expect(tables[0].t).toBe('probe.items');
+    expect(await db.ping()).toBe(true);
+  });
+
+  it("never lets one transaction capture another request's queries", async () => {
+    const uow = db.unitOfWork;
+    let insideA!: () => void;
+    const aStarted = new Promise<void>((r) => (insideA = r));
+    const requestA = uow
+      .run(async () => {
+        await uow.manager().query(`INSERT INTO probe.items VALUES ('a')`);
+        insideA();
+        await sleep(300);
+        throw new Error('roll back A');
+      })
+      .catch((e: Error) => e.message);
+    await aStarted;
+    // Request B runs while A's transaction is open; it must commit on its own.
+    const requestB = uow.run(() => uow.manager().query(`INSERT INTO probe.items VALUES ('b')`));
+    const [aOutcome] = await Promise.all([requestA, requestB]);
+    expect(aOutcome).toBe('roll back A');
+    const rows: { id: string }[] = await db.dataSource.query('SELECT id FROM probe.items ORDER BY id');
+    expect(rows.map((r) => r.id)).toEqual(['b']);
+  });
+
+  it('keeps the event loop free while the database works', async () => {
+    const server = createServer((_req, res) => res.end('alive'));
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const { port } = server.address() as AddressInfo;
+    try {
+      const events: string[] = [];
+      const heavy = db.dataSource
+        .query('SELECT count(*) FROM generate_series(1, 3000000) a, generate_series(1, 3) b')
+        .then(() => events.push('query done'));
+      await sleep(50);
+      const body = await fetch(`http://127.0.0.1:${port}/`).then((r) => r.text());
+      events.push(`http ${body}`);
+      await heavy;
+      expect(events).toEqual(['http alive', 'query done']);
+    } finally {
+      server.close();
+    }
+  });
+});
+
+describe('Embedded database persistence', () => {
+  it('keeps data across a restart', async () => {
+    const testDb = await createTestDatabase('embedded');
+    const config = loadConfig(testDb.env);
+    const first = await Database.open(config, parts);
+    await first.dataSource.query(`INSERT INTO probe.items VALUES ('kept')`);
+    await first.close();
+    const second = await Database.open(config, parts);
+    try {
+      const rows = await second.dataSource.query('SELECT id FROM probe.items');
+      expect(rows).toEqual([{ id: 'kept' }]);
+    } finally {
+      await second.close();
+      await testDb.drop();
+    }
+  });
+});

@@ -1,0 +1,5 @@
+export * from './data-source';
+export * from './database';
+export * from './database.module';
+export * from './embedded-postgres';
+export * from './transaction-context';
