@@ -20,8 +20,9 @@ export default tseslint.config(
           allow: [],
           banTransitiveDependencies: false,
           depConstraints: [
-            { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:infra', 'type:platform', 'type:core', 'type:shared', 'type:testing'] },
-            { sourceTag: 'type:tool', onlyDependOnLibsWithTags: ['type:infra', 'type:platform', 'type:core', 'type:shared', 'type:app', 'type:testing'] },
+            { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:composition', 'type:infra', 'type:platform', 'type:core', 'type:shared', 'type:testing'] },
+            { sourceTag: 'type:tool', onlyDependOnLibsWithTags: ['type:composition', 'type:infra', 'type:platform', 'type:core', 'type:shared', 'type:app', 'type:testing'] },
+            { sourceTag: 'type:composition', onlyDependOnLibsWithTags: ['type:infra', 'type:platform', 'type:core', 'type:shared', 'type:testing'] },
             { sourceTag: 'type:infra', onlyDependOnLibsWithTags: ['type:infra', 'type:core', 'type:platform', 'type:shared', 'type:testing'] },
             { sourceTag: 'type:platform', onlyDependOnLibsWithTags: ['type:platform', 'type:shared', 'type:testing'] },
             { sourceTag: 'type:core', onlyDependOnLibsWithTags: ['type:core', 'type:shared', 'type:testing'] },

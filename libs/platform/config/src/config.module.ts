@@ -1,12 +1,26 @@
-import { Global, Module } from '@nestjs/common';
-import { AppConfig, loadConfig } from './app-config';
+import { DynamicModule, Global, Module } from '@nestjs/common';
+import { Clock, IdGenerator, SystemClock, UlidIdGenerator } from '@svc/kernel';
+import type { AppConfig } from './app-config';
 
 /** DI token for the validated configuration. */
 export const APP_CONFIG = Symbol('APP_CONFIG');
 
+/**
+ * The validated configuration plus the kernel's system adapters (clock, id generator). Given the
+ * config object, so the standalone process validates once and shares it with every app it hosts.
+ */
 @Global()
-@Module({
-  providers: [{ provide: APP_CONFIG, useFactory: (): AppConfig => loadConfig() }],
-  exports: [APP_CONFIG],
-})
-export class ConfigModule {}
+@Module({})
+export class PlatformCoreModule {
+  static forRoot(config: AppConfig): DynamicModule {
+    return {
+      module: PlatformCoreModule,
+      providers: [
+        { provide: APP_CONFIG, useValue: config },
+        { provide: Clock, useClass: SystemClock },
+        { provide: IdGenerator, useClass: UlidIdGenerator },
+      ],
+      exports: [APP_CONFIG, Clock, IdGenerator],
+    };
+  }
+}

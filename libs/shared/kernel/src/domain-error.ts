@@ -7,7 +7,9 @@ export type DomainErrorKind =
   | 'conflict'
   | 'too_large'
   | 'rate_limited'
-  | 'unavailable';
+  | 'unavailable'
+  /** A bug on our side: logged with details, answered with a generic 500. */
+  | 'internal';
 
 export interface FieldError {
   field: string;

@@ -6,3 +6,4 @@ export * from './principal';
 export * from './clock';
 export * from './activity';
 export * from './unit-of-work';
+export * from './job-queue';

@@ -1,0 +1,86 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { AppConfig, PlatformCoreModule } from '@svc/config';
+import { Database, DatabaseModule } from '@svc/database';
+import { HttpPlatformModule } from '@svc/http';
+import { IdentityModule } from '@svc/identity-infra';
+import { JobsModule } from '@svc/jobs';
+import { McpModule } from '@svc/mcp';
+import { RepositoryModule } from '@svc/repository-infra';
+import { WorkspaceModule } from '@svc/workspace-infra';
+import { PERSISTENCE } from './persistence';
+import { readinessProvider } from './readiness';
+
+export type AppName = 'platform-auth' | 'audit' | 'retrieval' | 'workers';
+
+/** What the apps of one process share: validated config and, in the standalone process, the open database. */
+export interface SharedInfrastructure {
+  config: AppConfig;
+  database?: Database;
+}
+
+@Module({ providers: [readinessProvider], exports: [readinessProvider] })
+class ReadinessModule {}
+
+function foundation(shared: SharedInfrastructure): DynamicModule[] {
+  return [
+    PlatformCoreModule.forRoot(shared.config),
+    shared.database ? DatabaseModule.forExisting(shared.database) : DatabaseModule.forRoot(PERSISTENCE),
+  ];
+}
+
+@Module({})
+export class AppRootModule {}
+
+/** The Nest module graph of one app. Apps differ only in which contexts they serve. */
+export function appModule(name: AppName, shared: SharedInfrastructure): DynamicModule {
+  const { config } = shared;
+  const readiness = { module: ReadinessModule, global: true };
+  switch (name) {
+    case 'platform-auth':
+      return {
+        module: AppRootModule,
+        imports: [...foundation(shared), readiness, IdentityModule.forRoot({ withControllers: true }), HttpPlatformModule.forRoot({ title: 'docaudit platform API' })],
+      };
+    case 'audit':
+      return {
+        module: AppRootModule,
+        imports: [
+          ...foundation(shared),
+          readiness,
+          JobsModule.forRoot({ runWorkers: false }),
+          IdentityModule.forRoot({ withControllers: false }),
+          RepositoryModule,
+          WorkspaceModule.forRoot({ withControllers: true, withJobHandlers: false }),
+          HttpPlatformModule.forRoot({ title: 'docaudit audit API', wwwAuthenticate: `Bearer realm="${config.PUBLIC_AUDIT_URL}"` }),
+          McpModule.forRoot({ serverName: 'docaudit-audit', auditOperationsOnly: true }),
+        ],
+      };
+    case 'retrieval':
+      return {
+        module: AppRootModule,
+        imports: [
+          ...foundation(shared),
+          readiness,
+          IdentityModule.forRoot({ withControllers: false }),
+          HttpPlatformModule.forRoot({ title: 'docaudit retrieval API', wwwAuthenticate: `Bearer realm="${config.PUBLIC_RETRIEVAL_URL}"` }),
+        ],
+      };
+    case 'workers':
+      return {
+        module: AppRootModule,
+        imports: [
+          ...foundation(shared),
+          readiness,
+          JobsModule.forRoot({ runWorkers: true }),
+          IdentityModule.forRoot({ withControllers: false }),
+          RepositoryModule,
+          WorkspaceModule.forRoot({ withControllers: false, withJobHandlers: true }),
+          HttpPlatformModule.forRoot({ title: 'docaudit workers (health only)' }),
+        ],
+      };
+  }
+}
+
+export function portOf(name: AppName, config: AppConfig): number {
+  return { 'platform-auth': config.PLATFORM_AUTH_PORT, audit: config.AUDIT_PORT, retrieval: config.RETRIEVAL_PORT, workers: config.WORKERS_HEALTH_PORT }[name];
+}

@@ -1,0 +1,4 @@
+export * from './app-modules';
+export * from './persistence';
+export * from './readiness';
+export * from './run';

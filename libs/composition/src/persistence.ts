@@ -1,0 +1,17 @@
+import { PLATFORM_MIGRATIONS, PersistenceParts } from '@svc/database';
+import { CreateIdentitySchema1763700000100, IDENTITY_ENTITIES } from '@svc/identity-infra';
+import { JOBS_MIGRATIONS } from '@svc/jobs';
+import { CreateRepositorySchema1763700000200 } from '@svc/repository-infra';
+import { CreateWorkspaceSchema1763700000300 } from '@svc/workspace-infra';
+
+/** Every table of the service: all apps migrate the whole schema, under an advisory lock. */
+export const PERSISTENCE: PersistenceParts = {
+  entities: [...IDENTITY_ENTITIES],
+  migrations: [
+    ...PLATFORM_MIGRATIONS,
+    ...JOBS_MIGRATIONS,
+    CreateIdentitySchema1763700000100,
+    CreateRepositorySchema1763700000200,
+    CreateWorkspaceSchema1763700000300,
+  ],
+};

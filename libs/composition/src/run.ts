@@ -1,0 +1,102 @@
+import { INestApplication } from '@nestjs/common';
+import { AppConfig, ConfigError, loadConfig } from '@svc/config';
+import { Database } from '@svc/database';
+import { createRootLogger, startHttpApp } from '@svc/http';
+import { BootstrapInstallation } from '@svc/identity-core';
+import type { Logger } from 'pino';
+import { AppName, appModule, portOf, SharedInfrastructure } from './app-modules';
+import { PERSISTENCE } from './persistence';
+
+/** Validates configuration, or prints what is wrong (naming each variable) and exits with 78 (EX_CONFIG). */
+export function configOrExit(): AppConfig {
+  try {
+    return loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(78);
+    }
+    throw error;
+  }
+}
+
+async function startApp(name: AppName, shared: SharedInfrastructure, logger: Logger): Promise<INestApplication> {
+  const { config } = shared;
+  return startHttpApp(appModule(name, shared), {
+    name,
+    port: portOf(name, config),
+    host: config.HOST,
+    logger: logger.child({ app: name }),
+    jsonBodyLimit: config.JSON_BODY_LIMIT,
+    trustProxy: config.TRUST_PROXY,
+  });
+}
+
+/** First start: organisation, admin and admin key. The raw key goes to the terminal once, never to the log. */
+async function bootstrap(app: INestApplication, config: AppConfig, logger: Logger): Promise<void> {
+  const result = await app.get(BootstrapInstallation).execute({
+    organizationName: config.BOOTSTRAP_ORGANIZATION_NAME,
+    adminEmail: config.BOOTSTRAP_ADMIN_EMAIL,
+    adminApiKey: config.BOOTSTRAP_ADMIN_API_KEY,
+  });
+  if (result.installed) logger.info({ organizationId: result.organizationId }, 'installation bootstrapped');
+  if (result.generatedAdminKey) {
+    process.stdout.write(
+      `\n  Admin API key (shown once, store it now):\n\n    ${result.generatedAdminKey}\n\n  Use it as "Authorization: Bearer <key>" or exchange it at POST /core/api-key/token.\n\n`,
+    );
+  }
+}
+
+/** Closes everything on SIGTERM/SIGINT within SHUTDOWN_TIMEOUT_MS, then exits. */
+function closeOnSignal(close: () => Promise<void>, config: AppConfig, logger: Logger): void {
+  let closing = false;
+  const handler = (signal: NodeJS.Signals) => {
+    if (closing) return;
+    closing = true;
+    logger.info({ signal }, 'shutting down');
+    const force = setTimeout(() => {
+      logger.error('shutdown timed out; exiting');
+      process.exit(1);
+    }, config.SHUTDOWN_TIMEOUT_MS);
+    force.unref();
+    close()
+      .then(() => process.exit(0))
+      .catch((error: unknown) => {
+        logger.error({ err: error }, 'error during shutdown');
+        process.exit(1);
+      });
+  };
+  process.on('SIGTERM', handler);
+  process.on('SIGINT', handler);
+}
+
+/** One app per process (the distributed mode). */
+export async function runApp(name: AppName): Promise<void> {
+  const config = configOrExit();
+  const logger = createRootLogger({ level: config.LOG_LEVEL, name });
+  const app = await startApp(name, { config }, logger);
+  if (name === 'platform-auth') await bootstrap(app, config, logger);
+  closeOnSignal(() => app.close(), config, logger);
+}
+
+/** All four apps in one process on one embedded (or external) database: the quick-start mode. */
+export async function runStandalone(): Promise<void> {
+  const config = configOrExit();
+  const logger = createRootLogger({ level: config.LOG_LEVEL, name: 'standalone' });
+  logger.info({ databaseMode: config.databaseMode, jobsMode: config.jobsMode, dataDir: config.dataDir }, 'starting');
+  const database = await Database.open(config, PERSISTENCE);
+  const shared: SharedInfrastructure = { config, database };
+  const apps: INestApplication[] = [];
+  try {
+    for (const name of ['platform-auth', 'audit', 'retrieval', 'workers'] as const) apps.push(await startApp(name, shared, logger));
+    await bootstrap(apps[0], config, logger);
+  } catch (error) {
+    for (const app of apps.reverse()) await app.close().catch(() => undefined);
+    await database.close();
+    throw error;
+  }
+  closeOnSignal(async () => {
+    for (const app of apps) await app.close();
+    await database.close();
+  }, config, logger);
+}

@@ -1,0 +1,74 @@
+import { Body, Controller, Get } from '@nestjs/common';
+import { CurrentPrincipal, DeclareOperation, Public, RawResponse } from '@svc/http';
+import { CreateApiKey, CreateMember, ExchangeApiKey, ListApiKeys, ListMembers, RevokeApiKey, TokenService } from '@svc/identity-core';
+import { pageRequest, Principal } from '@svc/kernel';
+import { CreateApiKeyRequest, CreateMemberInput, ExchangeApiKeyInput, ListInput, RevokeApiKeyInput } from './identity.dto';
+
+/** Public endpoints of the signing service: key exchange and the JWKS. */
+@Controller()
+export class TokenController {
+  constructor(
+    private readonly exchange: ExchangeApiKey,
+    private readonly tokens: TokenService,
+  ) {}
+
+  @Public()
+  @DeclareOperation({
+    name: 'platform_api_key_token',
+    path: '/core/api-key/token',
+    description: 'Exchange an organisation API key for a 900-second access token (no refresh token).',
+    input: ExchangeApiKeyInput,
+    permission: 'read',
+    mcp: false,
+    surface: 'platform',
+  })
+  token(@Body() body: ExchangeApiKeyInput) {
+    return this.exchange.execute(body.api_key);
+  }
+
+  @Public()
+  @RawResponse()
+  @Get('.well-known/jwks.json')
+  jwks() {
+    return this.tokens.jwks();
+  }
+}
+
+const admin = { permission: 'organization', mcp: false, surface: 'platform' } as const;
+
+/** Organisation administration: members and API keys (ADMIN only, exchanged token required). */
+@Controller()
+export class OrganizationAdminController {
+  constructor(
+    private readonly listMembers: ListMembers,
+    private readonly createMember: CreateMember,
+    private readonly listKeys: ListApiKeys,
+    private readonly createKey: CreateApiKey,
+    private readonly revokeKey: RevokeApiKey,
+  ) {}
+
+  @DeclareOperation({ ...admin, name: 'platform_members_list', path: '/core/organization/members/list', description: 'List the members (people and service accounts) of your organisation.', input: ListInput })
+  members(@Body() body: ListInput, @CurrentPrincipal() principal: Principal) {
+    return this.listMembers.execute(principal, pageRequest(body.offset, body.limit));
+  }
+
+  @DeclareOperation({ ...admin, name: 'platform_members_create', path: '/core/organization/members/create', description: 'Add a person to your organisation with organisation roles.', input: CreateMemberInput })
+  addMember(@Body() body: CreateMemberInput, @CurrentPrincipal() principal: Principal) {
+    return this.createMember.execute(principal.organizationId, body, principal);
+  }
+
+  @DeclareOperation({ ...admin, name: 'platform_api_keys_list', path: '/core/organization/api-keys/list', description: 'List organisation API keys (never their secrets).', input: ListInput })
+  keys(@Body() body: ListInput, @CurrentPrincipal() principal: Principal) {
+    return this.listKeys.execute(principal, pageRequest(body.offset, body.limit));
+  }
+
+  @DeclareOperation({ ...admin, name: 'platform_api_keys_create', path: '/core/organization/api-keys/create', description: 'Create an organisation API key; the raw key is in the response once and never again.', input: CreateApiKeyRequest })
+  createApiKey(@Body() body: CreateApiKeyRequest, @CurrentPrincipal() principal: Principal) {
+    return this.createKey.execute(principal.organizationId, { name: body.name, roles: body.roles, expiresAt: body.expires_at ? new Date(body.expires_at) : null, userId: body.user_id }, principal);
+  }
+
+  @DeclareOperation({ ...admin, name: 'platform_api_keys_revoke', path: '/core/organization/api-keys/revoke', description: 'Revoke an organisation API key; it stops authenticating within the documented cache delay.', input: RevokeApiKeyInput })
+  revoke(@Body() body: RevokeApiKeyInput, @CurrentPrincipal() principal: Principal) {
+    return this.revokeKey.execute(principal, body.key_id);
+  }
+}

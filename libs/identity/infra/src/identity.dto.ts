@@ -1,0 +1,55 @@
+import { PaginationInput } from '@svc/http';
+import { ROLES, Role } from '@svc/kernel';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsEmail, IsIn, IsISO8601, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
+import { IsPrefixedId } from '@svc/http';
+
+export class ExchangeApiKeyInput {
+  @IsString()
+  @MaxLength(200)
+  api_key!: string;
+}
+
+export class ListInput extends PaginationInput {}
+
+export class CreateMemberInput {
+  @IsEmail()
+  @MaxLength(320)
+  email!: string;
+
+  @IsString()
+  @MinLength(1)
+  @MaxLength(200)
+  name!: string;
+
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(7)
+  @IsIn(ROLES, { each: true })
+  roles!: Role[];
+}
+
+export class CreateApiKeyRequest {
+  @IsString()
+  @MinLength(1)
+  @MaxLength(200)
+  name!: string;
+
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(7)
+  @IsIn(ROLES, { each: true })
+  roles!: Role[];
+
+  @IsOptional()
+  @IsISO8601({ strict: true })
+  expires_at?: string;
+
+  @IsOptional()
+  @IsPrefixedId('usr_')
+  user_id?: string;
+}
+
+export class RevokeApiKeyInput {
+  @IsPrefixedId('key_')
+  key_id!: string;
+}

@@ -1,0 +1,136 @@
+import { randomUUID, webcrypto } from 'node:crypto';
+
+type CryptoKey = webcrypto.CryptoKey;
+import { Injectable } from '@nestjs/common';
+import { TypeOrmUnitOfWork } from '@svc/database';
+import { AccessTokenClaims, SignedToken, TokenService } from '@svc/identity-core';
+import { Clock, DomainError, isRole, Role } from '@svc/kernel';
+import { exportJWK, generateKeyPair, importJWK, JWK, jwtVerify, SignJWT, decodeProtectedHeader } from 'jose';
+import { IsNull } from 'typeorm';
+import { SecretBox } from '@svc/config';
+import { SigningKeyOrmEntity } from './identity.orm-entities';
+
+export const SIGNING_ALGORITHM = 'ES256';
+/** Audience of key-exchange tokens: the service's REST APIs (platform, audit, retrieval). */
+export const API_AUDIENCE = 'urn:docaudit:api';
+export const EXCHANGE_TOKEN_TYPE = 'kx+jwt';
+
+interface ActiveKey {
+  kid: string;
+  privateKey: CryptoKey;
+}
+
+const INVALID_TOKEN = () => DomainError.unauthenticated('AUTH.INVALID_TOKEN', 'The access token is invalid or expired.');
+
+/**
+ * ES256 signing with keys kept in `identity.signing_keys` (private part sealed with a key derived
+ * from AUTH_SECRET), so every app of a deployment signs and verifies with the same keys and the
+ * JWKS survives restarts. Verification allows only ES256, requires iss, aud, exp, nbf, iat and jti,
+ * and checks `typ` so one kind of token is never accepted as another.
+ */
+@Injectable()
+export class JoseTokenService extends TokenService {
+  private active?: Promise<ActiveKey>;
+  private publicKeys = new Map<string, CryptoKey>();
+  private publicKeysLoadedAt = 0;
+
+  constructor(
+    private readonly uow: TypeOrmUnitOfWork,
+    private readonly box: SecretBox,
+    private readonly clock: Clock,
+    private readonly issuer: string,
+  ) {
+    super();
+  }
+
+  async signExchangeToken(claims: AccessTokenClaims, lifetimeSeconds: number): Promise<SignedToken> {
+    const key = await this.activeKey();
+    const issuedAt = Math.floor(this.clock.now().getTime() / 1000);
+    const expiresAt = issuedAt + lifetimeSeconds;
+    const token = await new SignJWT({ org_id: claims.organizationId, roles: claims.roles, key_id: claims.credentialId })
+      .setProtectedHeader({ alg: SIGNING_ALGORITHM, kid: key.kid, typ: EXCHANGE_TOKEN_TYPE })
+      .setIssuer(this.issuer)
+      .setAudience(API_AUDIENCE)
+      .setSubject(claims.subject)
+      .setJti(randomUUID())
+      .setIssuedAt(issuedAt)
+      .setNotBefore(issuedAt)
+      .setExpirationTime(expiresAt)
+      .sign(key.privateKey);
+    return { token, issuedAt, expiresAt };
+  }
+
+  async verifyExchangeToken(token: string): Promise<AccessTokenClaims> {
+    let kid: string | undefined;
+    try {
+      kid = decodeProtectedHeader(token).kid;
+    } catch {
+      throw INVALID_TOKEN();
+    }
+    if (!kid) throw INVALID_TOKEN();
+    const publicKey = await this.publicKey(kid);
+    if (!publicKey) throw INVALID_TOKEN();
+    try {
+      const { payload } = await jwtVerify(token, publicKey, {
+        algorithms: [SIGNING_ALGORITHM],
+        issuer: this.issuer,
+        audience: API_AUDIENCE,
+        typ: EXCHANGE_TOKEN_TYPE,
+        requiredClaims: ['iss', 'aud', 'exp', 'nbf', 'iat', 'jti', 'sub'],
+        currentDate: this.clock.now(),
+      });
+      const roles = Array.isArray(payload.roles) ? payload.roles.filter(isRole) : [];
+      if (typeof payload.org_id !== 'string' || typeof payload.sub !== 'string' || typeof payload.key_id !== 'string') throw INVALID_TOKEN();
+      return { subject: payload.sub, organizationId: payload.org_id, roles: roles as Role[], credentialId: payload.key_id };
+    } catch {
+      throw INVALID_TOKEN();
+    }
+  }
+
+  async jwks(): Promise<{ keys: object[] }> {
+    await this.activeKey();
+    const rows = await this.uow.manager().find(SigningKeyOrmEntity, { order: { createdAt: 'DESC' } });
+    return { keys: rows.map((r) => ({ ...r.publicJwk, kid: r.kid, alg: r.algorithm, use: 'sig' })) };
+  }
+
+  private async publicKey(kid: string): Promise<CryptoKey | undefined> {
+    const now = Date.now();
+    // Unknown kid: re-read at most every 5 s (another replica may have rotated), never per request.
+    if (!this.publicKeys.has(kid) && now - this.publicKeysLoadedAt > 5000) {
+      this.publicKeysLoadedAt = now;
+      const rows = await this.uow.manager().find(SigningKeyOrmEntity);
+      for (const row of rows) {
+        if (!this.publicKeys.has(row.kid)) this.publicKeys.set(row.kid, (await importJWK(row.publicJwk as JWK, row.algorithm)) as CryptoKey);
+      }
+    }
+    return this.publicKeys.get(kid);
+  }
+
+  private activeKey(): Promise<ActiveKey> {
+    this.active ??= this.loadOrCreateKey().catch((error) => {
+      this.active = undefined;
+      throw error;
+    });
+    return this.active;
+  }
+
+  private async loadOrCreateKey(): Promise<ActiveKey> {
+    const manager = this.uow.manager();
+    let row = await manager.findOne(SigningKeyOrmEntity, { where: { retiredAt: IsNull() }, order: { createdAt: 'DESC' } });
+    if (!row) {
+      const { publicKey, privateKey } = await generateKeyPair(SIGNING_ALGORITHM, { extractable: true });
+      const kid = randomUUID();
+      await manager
+        .createQueryBuilder()
+        .insert()
+        .into(SigningKeyOrmEntity)
+        .values({ kid, algorithm: SIGNING_ALGORITHM, publicJwk: { ...(await exportJWK(publicKey)) }, privateJwkEncrypted: this.box.seal(JSON.stringify(await exportJWK(privateKey))), createdAt: this.clock.now(), retiredAt: null })
+        .orIgnore()
+        .execute();
+      // Two replicas may race on the first start: whichever row is newest wins for both.
+      row = await manager.findOneOrFail(SigningKeyOrmEntity, { where: {}, order: { createdAt: 'DESC' } });
+    }
+    const privateKey = (await importJWK(JSON.parse(this.box.open(row.privateJwkEncrypted)) as JWK, row.algorithm)) as CryptoKey;
+    return { kid: row.kid, privateKey };
+  }
+}

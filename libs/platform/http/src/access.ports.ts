@@ -1,0 +1,27 @@
+import type { Principal } from '@svc/kernel';
+import type { Surface } from './operation.decorator';
+
+export interface PresentedCredential {
+  /** Value of `Authorization: Bearer <value>`; other schemes never reach here. */
+  bearer?: string;
+}
+
+/**
+ * Turns a presented credential into a principal. Throws DomainError `unauthenticated` (401) for
+ * anything invalid, revoked or expired, and `unavailable` (503) when the credential store cannot be
+ * reached; nothing else.
+ */
+export abstract class Authenticator {
+  abstract authenticate(credential: PresentedCredential, surface: Surface): Promise<Principal>;
+}
+
+export interface InstanceAccess {
+  organizationId: string;
+  isMember: boolean;
+  isInstanceAdmin: boolean;
+}
+
+/** Where an audit instance lives and what the caller is on it; null when it does not exist. */
+export abstract class InstanceAccessReader {
+  abstract read(instanceId: string, userId: string): Promise<InstanceAccess | null>;
+}

@@ -1,0 +1,67 @@
+import { INestApplication, Type } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { json, NextFunction, Request, Response, urlencoded } from 'express';
+import type { Logger } from 'pino';
+import { errorBody } from './error-body';
+import { toDomainError } from './exception.filter';
+import { PinoNestLogger } from './logger';
+import { PlatformRequest, resolveRequestId } from './request-context';
+
+export interface HttpAppOptions {
+  name: string;
+  port: number;
+  host: string;
+  logger: Logger;
+  jsonBodyLimit: string;
+  trustProxy: string;
+}
+
+/**
+ * Creates and starts one HTTP app with the platform's transport settings: request ids, access logs
+ * with secrets redacted, strict JSON body parsing with a size limit, no framework fingerprint.
+ */
+export async function startHttpApp(module: Type<unknown> | object, options: HttpAppOptions): Promise<INestApplication> {
+  const app = await NestFactory.create<NestExpressApplication>(module as Type<unknown>, {
+    bodyParser: false,
+    logger: new PinoNestLogger(options.logger.child({ component: 'nest' })),
+    abortOnError: false,
+  });
+  app.disable('x-powered-by');
+  app.set('trust proxy', parseTrustProxy(options.trustProxy));
+  app.use(requestIdAndAccessLog(options.logger));
+  app.use(json({ limit: options.jsonBodyLimit, strict: false, type: ['application/json', 'application/*+json'] }));
+  app.use(urlencoded({ extended: false, limit: '64kb' }));
+  // Body-parser failures (bad JSON, too large, bad charset) never reach Nest's filters: answer them here, same shape.
+  app.use((error: unknown, req: Request, res: Response, next: NextFunction) => {
+    if (!error) return next();
+    const body = errorBody(toDomainError(error), (req as PlatformRequest).requestId ?? '');
+    res.status(body.status).type('application/json').send(JSON.stringify(body));
+  });
+  await app.listen(options.port, options.host);
+  options.logger.info({ port: options.port, host: options.host }, `${options.name} listening`);
+  return app;
+}
+
+function parseTrustProxy(value: string): boolean | number | string {
+  if (value === 'true') return true;
+  if (value === 'false') return false;
+  if (/^\d+$/.test(value)) return Number(value);
+  return value;
+}
+
+function requestIdAndAccessLog(logger: Logger) {
+  return (req: Request, res: Response, next: NextFunction) => {
+    const request = req as PlatformRequest;
+    request.requestId = resolveRequestId(req.headers['x-request-id']);
+    res.setHeader('x-request-id', request.requestId);
+    const started = process.hrtime.bigint();
+    res.on('finish', () => {
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      const entry = { requestId: request.requestId, method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms * 10) / 10, principal: request.principal?.credential.id };
+      if (res.statusCode >= 500) logger.error(entry, 'request failed');
+      else logger.info(entry, 'request');
+    });
+    next();
+  };
+}

@@ -1,0 +1,89 @@
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Inject, Logger } from '@nestjs/common';
+import { DomainError, isDomainError } from '@svc/kernel';
+import type { Response } from 'express';
+import { errorBody, ErrorBody } from './error-body';
+import { PlatformRequest, resolveRequestId } from './request-context';
+
+/** Surfaces whose 401s carry a `WWW-Authenticate` challenge (set by the app). */
+export const WWW_AUTHENTICATE_CHALLENGE = Symbol('WWW_AUTHENTICATE_CHALLENGE');
+
+/**
+ * The one mapping from errors to HTTP: DomainErrors by kind, framework errors (unknown route, bad
+ * JSON, body too large) to the same body shape, and anything else to a 500 whose body says nothing
+ * about internals while the log keeps the details.
+ */
+@Catch()
+export class PlatformExceptionFilter implements ExceptionFilter {
+  private readonly logger = new Logger('HTTP');
+
+  constructor(@Inject(WWW_AUTHENTICATE_CHALLENGE) private readonly challenge: string | null) {}
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const http = host.switchToHttp();
+    const request = http.getRequest<PlatformRequest>();
+    const response = http.getResponse<Response>();
+    const requestId = request.requestId ?? resolveRequestId(request.headers['x-request-id']);
+    const error = toDomainError(exception);
+    const body: ErrorBody = errorBody(error, requestId);
+    if (error.kind === 'internal' || (error.kind === 'unavailable' && !isDomainError(exception))) {
+      this.logger.error({ err: exception, requestId }, 'Unhandled error');
+    }
+    if (error.retryAfterSeconds !== undefined) response.setHeader('Retry-After', String(error.retryAfterSeconds));
+    if (body.status === 401 && this.challenge) response.setHeader('WWW-Authenticate', this.challenge);
+    if (response.headersSent) return;
+    response.status(body.status).type('application/json').send(JSON.stringify(body));
+  }
+}
+
+interface BodyParserError {
+  type?: string;
+  status?: number;
+  statusCode?: number;
+  limit?: number;
+}
+
+export function toDomainError(exception: unknown): DomainError {
+  if (isDomainError(exception)) return exception;
+  if (exception instanceof HttpException) {
+    const status = exception.getStatus();
+    if (status === 404) return DomainError.notFound('HTTP.ROUTE_NOT_FOUND', 'No operation answers at this method and path.', { hint: 'Every operation is a POST with a JSON body; see /openapi.json.' });
+    if (status === 413) return tooLarge();
+    if (status === 400) return DomainError.invalid('REQUEST.INVALID', exception.message);
+    if (status === 401) return DomainError.unauthenticated('AUTH.UNAUTHENTICATED', 'A valid credential is required.');
+    if (status === 403) return DomainError.forbidden('AUTH.FORBIDDEN', exception.message);
+    if (status === 405) return new DomainError('invalid', 'HTTP.METHOD_NOT_ALLOWED', 'Method not allowed.');
+    if (status === 429) return new DomainError('rate_limited', 'HTTP.RATE_LIMITED', 'Too many requests.', { retryAfterSeconds: 60 });
+    return new DomainError('internal', 'HTTP.ERROR', 'The request could not be completed.');
+  }
+  const parserError = exception as BodyParserError;
+  if (parserError?.type === 'entity.too.large') return tooLarge();
+  if (parserError?.type === 'entity.parse.failed') {
+    return DomainError.invalid('REQUEST.MALFORMED_JSON', 'The request body is not valid JSON.', { hint: 'Send a JSON object with Content-Type: application/json.' });
+  }
+  if (parserError?.type === 'encoding.unsupported' || parserError?.type === 'charset.unsupported') {
+    return DomainError.invalid('REQUEST.UNSUPPORTED_ENCODING', 'The request body encoding is not supported.');
+  }
+  if (typeof parserError?.status === 'number' && parserError.status >= 400 && parserError.status < 500) {
+    return DomainError.invalid('REQUEST.INVALID', 'The request could not be read.');
+  }
+  if (isDependencyOutage(exception)) {
+    return DomainError.unavailable('DEPENDENCY.UNAVAILABLE', 'A service this operation depends on is unreachable; retry shortly.');
+  }
+  return new DomainError('internal', 'INTERNAL.UNEXPECTED', 'Something went wrong on our side; the error was logged.');
+}
+
+const OUTAGE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', '57P01', '57P03', '53300', '08006', '08001']);
+
+/** Connection-level failures of the database or Redis: the caller should retry, nothing is wrong with the input. */
+function isDependencyOutage(error: unknown): boolean {
+  const code = (error as { code?: unknown })?.code;
+  const message = (error as { message?: unknown })?.message;
+  return (
+    (typeof code === 'string' && OUTAGE_CODES.has(code)) ||
+    (typeof message === 'string' && /Connection terminated|timeout exceeded when trying to connect|Connection is closed/i.test(message))
+  );
+}
+
+function tooLarge(): DomainError {
+  return new DomainError('too_large', 'REQUEST.TOO_LARGE', 'The request body is larger than this operation accepts.');
+}

@@ -1,0 +1,45 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE, DiscoveryModule } from '@nestjs/core';
+import { PlatformAuthGuard } from './auth.guard';
+import { EnvelopeInterceptor } from './envelope.interceptor';
+import { PlatformExceptionFilter, WWW_AUTHENTICATE_CHALLENGE } from './exception.filter';
+import { HealthController, READINESS_CHECKS, ReadinessCheck, ReadinessChecks } from './health.controller';
+import { APP_TITLE, OpenApiController } from './openapi.controller';
+import { OperationAuthorizer } from './operation-authorizer';
+import { OperationRegistry } from './operation-registry';
+import { StrictBodyPipe } from './validation';
+
+export interface HttpPlatformOptions {
+  title: string;
+  /** `WWW-Authenticate` value sent with every 401 of this app (resource servers). */
+  wwwAuthenticate?: string;
+}
+
+/**
+ * The HTTP conventions every app shares: authentication guard, envelope, error filter, strict
+ * validation, health and OpenAPI. The app provides `Authenticator`, `InstanceAccessReader` and
+ * `READINESS_CHECKS` (an array of ReadinessCheck).
+ */
+@Module({})
+export class HttpPlatformModule {
+  static forRoot(options: HttpPlatformOptions): DynamicModule {
+    return {
+      module: HttpPlatformModule,
+      global: true,
+      imports: [DiscoveryModule],
+      controllers: [HealthController, OpenApiController],
+      providers: [
+        { provide: APP_TITLE, useValue: options.title },
+        { provide: WWW_AUTHENTICATE_CHALLENGE, useValue: options.wwwAuthenticate ?? null },
+        { provide: ReadinessChecks, inject: [READINESS_CHECKS], useFactory: (checks: ReadinessCheck[]) => new ReadinessChecks(checks) },
+        OperationAuthorizer,
+        OperationRegistry,
+        { provide: APP_GUARD, useClass: PlatformAuthGuard },
+        { provide: APP_FILTER, useClass: PlatformExceptionFilter },
+        { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
+        { provide: APP_PIPE, useClass: StrictBodyPipe },
+      ],
+      exports: [OperationAuthorizer, OperationRegistry],
+    };
+  }
+}

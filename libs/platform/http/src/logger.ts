@@ -1,0 +1,63 @@
+import { LoggerService } from '@nestjs/common';
+import pino, { Logger } from 'pino';
+
+/** Header and body fields that carry secrets: never logged, whatever the level. */
+export const REDACTED_PATHS = [
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'req.headers["api-key"]',
+  'req.headers["x-api-key"]',
+  'res.headers["set-cookie"]',
+  '*.authorization',
+  '*.cookie',
+  '*.api_key',
+  '*.apiKey',
+  '*.password',
+  '*.code',
+  '*.code_verifier',
+  '*.refresh_token',
+  '*.access_token',
+  '*.client_secret',
+  '*.secret',
+];
+
+export function createRootLogger(options: { level: string; name: string; destination?: pino.DestinationStream }): Logger {
+  return pino(
+    {
+      name: options.name,
+      level: options.level,
+      redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+      base: { app: options.name },
+      timestamp: pino.stdTimeFunctions.isoTime,
+    },
+    options.destination,
+  );
+}
+
+/** Nest's logger interface over pino, so framework and application logs share one JSON stream. */
+export class PinoNestLogger implements LoggerService {
+  constructor(private readonly logger: Logger) {}
+  /** Nest's own `log` chatter (module init, route mapping) is debug-level noise in production. */
+  log(message: unknown, context?: string): void {
+    this.write('debug', message, context);
+  }
+  error(message: unknown, trace?: string, context?: string): void {
+    this.write('error', message, context ?? trace);
+  }
+  warn(message: unknown, context?: string): void {
+    this.write('warn', message, context);
+  }
+  debug(message: unknown, context?: string): void {
+    this.write('debug', message, context);
+  }
+  verbose(message: unknown, context?: string): void {
+    this.write('trace', message, context);
+  }
+  fatal(message: unknown, context?: string): void {
+    this.write('fatal', message, context);
+  }
+  private write(level: pino.Level, message: unknown, context?: string): void {
+    if (message !== null && typeof message === 'object') this.logger[level]({ context, ...(message as object) });
+    else this.logger[level]({ context }, String(message));
+  }
+}

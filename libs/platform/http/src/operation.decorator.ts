@@ -1,0 +1,61 @@
+import { applyDecorators, HttpCode, Post, SetMetadata, Type } from '@nestjs/common';
+import { AUDIT_OPERATIONS, AuditOperationName } from '@svc/contracts';
+import type { Permission } from '@svc/kernel';
+
+/** The surface a route belongs to decides which credentials it accepts (SECURITY.md). */
+export type Surface = 'resource' | 'platform';
+
+export interface OperationDefinition {
+  /** Operation name; for audit operations also the MCP tool name. */
+  name: string;
+  path: string;
+  description: string;
+  /** Request body class (class-validator); the REST body schema and the MCP input schema. */
+  input: Type<object>;
+  permission: Permission;
+  /** Body field holding the audit instance id the caller must be able to access, if any. */
+  instanceField?: string;
+  /** Instance admin (or global admin) only, in addition to the role check. */
+  instanceAdmin?: boolean;
+  mcp: boolean;
+  surface: Surface;
+}
+
+export const OPERATION_METADATA = 'svc:operation';
+export const PUBLIC_METADATA = 'svc:public';
+export const RAW_RESPONSE_METADATA = 'svc:raw-response';
+
+const catalogue = new Map<string, OperationDefinition>();
+
+/** Every operation declared so far (decorators run when their controller module loads). */
+export function declaredOperations(): OperationDefinition[] {
+  return [...catalogue.values()];
+}
+
+type OperationOptions = Pick<OperationDefinition, 'description' | 'input' | 'permission'> &
+  Partial<Pick<OperationDefinition, 'instanceField' | 'instanceAdmin'>>;
+
+/**
+ * Declares an audit operation once: path and MCP flag come from the spec's table in
+ * `@svc/contracts`; this adds the body class and the permission. REST route, OpenAPI and the MCP
+ * tool are all derived from the result.
+ */
+export function AuditOperation(name: AuditOperationName, options: OperationOptions): MethodDecorator {
+  const { path, mcp } = AUDIT_OPERATIONS[name];
+  return DeclareOperation({ name, path, mcp, surface: 'resource', ...options });
+}
+
+/** Declares an operation outside the audit table (platform, retrieval, admin). */
+export function DeclareOperation(definition: OperationDefinition): MethodDecorator {
+  if (catalogue.has(definition.name) && catalogue.get(definition.name)?.path !== definition.path) {
+    throw new Error(`Operation ${definition.name} declared twice with different paths`);
+  }
+  catalogue.set(definition.name, definition);
+  return applyDecorators(Post(definition.path), HttpCode(200), SetMetadata(OPERATION_METADATA, definition));
+}
+
+/** No credential needed (health, JWKS, token exchange, OpenAPI). */
+export const Public = (): MethodDecorator & ClassDecorator => SetMetadata(PUBLIC_METADATA, true);
+
+/** The handler's return value is the body as is, without the `{ response }` envelope. */
+export const RawResponse = (): MethodDecorator & ClassDecorator => SetMetadata(RAW_RESPONSE_METADATA, true);

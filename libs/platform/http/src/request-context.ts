@@ -1,0 +1,17 @@
+import { randomUUID } from 'node:crypto';
+import type { Request } from 'express';
+import type { Principal } from '@svc/kernel';
+
+/** What the platform attaches to each request. */
+export interface PlatformRequest extends Request {
+  requestId?: string;
+  principal?: Principal;
+}
+
+const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** Keeps a caller's (or gateway's) `x-request-id` when it is sane, else makes one. */
+export function resolveRequestId(header: string | string[] | undefined): string {
+  const value = Array.isArray(header) ? header[0] : header;
+  return value && SAFE_REQUEST_ID.test(value) ? value : randomUUID();
+}

@@ -1,0 +1,109 @@
+import { Injectable, PipeTransform, Type } from '@nestjs/common';
+import { DomainError, FieldError, ID_PREFIXES, IdPrefix, isId, PAGINATION, prefixOf } from '@svc/kernel';
+import { plainToInstance } from 'class-transformer';
+import {
+  IsInt,
+  IsOptional,
+  Max,
+  Min,
+  registerDecorator,
+  validate,
+  ValidationError,
+  ValidationOptions,
+} from 'class-validator';
+
+export const ID_CONSTRAINT = 'isPrefixedId';
+
+export interface IdFieldOptions extends ValidationOptions {
+  /** When a caller sends an id of another kind, the operation to use instead (wrong-namespace hint). */
+  wrongNamespaceHint?: Partial<Record<IdPrefix, string>>;
+}
+
+const idOptions = new Map<string, IdFieldOptions & { prefix: IdPrefix }>();
+
+/** A string id with the given prefix and a ULID body; checked before any lookup. */
+export function IsPrefixedId(prefix: IdPrefix, options: IdFieldOptions = {}): PropertyDecorator {
+  return (target: object, propertyName: string | symbol) => {
+    idOptions.set(`${target.constructor.name}.${String(propertyName)}`, { ...options, prefix });
+    registerDecorator({
+      name: ID_CONSTRAINT,
+      target: target.constructor,
+      propertyName: String(propertyName),
+      constraints: [prefix],
+      options: { ...options, message: options.message ?? `$property must be an id starting with ${prefix}` },
+      validator: {
+        validate: (value: unknown) =>
+          options.each ? Array.isArray(value) && value.every((v) => isId(prefix, v)) : isId(prefix, value),
+      },
+    });
+  };
+}
+
+/** `offset` and `limit` with the platform's bounds (BEHAVIOUR.md §1). */
+export class PaginationInput {
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(PAGINATION.maxOffset)
+  offset?: number;
+
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(PAGINATION.maxLimit)
+  limit?: number;
+}
+
+/**
+ * Strict body validation: the body must be a JSON object, unknown fields are refused by name, and a
+ * wrong id prefix is reported with a hint. Every failure is one 400 listing each bad field.
+ */
+export async function validateInput<T extends object>(type: Type<T>, body: unknown): Promise<T> {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+    throw DomainError.invalid('REQUEST.BODY_NOT_OBJECT', 'The request body must be a JSON object.', {
+      hint: 'Send a JSON object with Content-Type: application/json; operations without fields take {}.',
+    });
+  }
+  const instance = plainToInstance(type, body, { enableImplicitConversion: false, exposeDefaultValues: true });
+  const failures = await validate(instance, { whitelist: true, forbidNonWhitelisted: true, forbidUnknownValues: true });
+  if (failures.length === 0) return instance;
+
+  const errors = flatten(failures);
+  const idFailure = failures.find((f) => f.constraints?.[ID_CONSTRAINT]);
+  if (idFailure) {
+    const options = idOptions.get(`${type.name}.${idFailure.property}`);
+    const value = idFailure.value;
+    const given = typeof value === 'string' ? prefixOf(value) : undefined;
+    if (options && given && given !== options.prefix) {
+      const hint = options.wrongNamespaceHint?.[given] ?? `${idFailure.property} takes ids starting with ${options.prefix}; ${given} ids belong to other operations.`;
+      throw DomainError.invalid(`${namespaceOf(options.prefix)}.WRONG_NAMESPACE`, `${idFailure.property} must start with ${options.prefix}, got a ${given} id.`, { errors, hint });
+    }
+  }
+  const first = errors[0];
+  throw DomainError.invalid('REQUEST.VALIDATION_FAILED', `Invalid request: ${first.message}.`, { errors });
+}
+
+function namespaceOf(prefix: IdPrefix): string {
+  const entry = Object.entries(ID_PREFIXES).find(([, p]) => p === prefix);
+  return (entry?.[0] ?? 'ID').replace(/([a-z])([A-Z])/g, '$1_$2').toUpperCase();
+}
+
+function flatten(failures: ValidationError[], parent = ''): FieldError[] {
+  return failures.flatMap((failure) => {
+    const field = parent ? `${parent}.${failure.property}` : failure.property;
+    const own = Object.entries(failure.constraints ?? {}).map(([constraint, message]) => ({
+      field,
+      message: constraint === 'whitelistValidation' ? `${field} is not a known field` : message.replace(failure.property, field),
+    }));
+    return [...own, ...flatten(failure.children ?? [], field)];
+  });
+}
+
+/** Nest pipe for `@Body()`: the body class comes from the parameter's type. */
+@Injectable()
+export class StrictBodyPipe implements PipeTransform {
+  async transform(value: unknown, metadata: { type: string; metatype?: Type<unknown> }): Promise<unknown> {
+    if (metadata.type !== 'body' || !metadata.metatype || metadata.metatype === Object) return value;
+    return validateInput(metadata.metatype as Type<object>, value);
+  }
+}

@@ -1,0 +1,2 @@
+export * from './mcp.controller';
+export * from './mcp.module';

@@ -1,0 +1,105 @@
+import { Controller, Delete, Get, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { CallToolRequestSchema, CallToolResult, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { errorBody, jsonSchemaOf, OperationAuthorizer, OperationRegistry, PlatformRequest, Public, RawResponse, RegisteredOperation, toDomainError, validateInput } from '@svc/http';
+import { DomainError, Principal } from '@svc/kernel';
+import type { Response } from 'express';
+
+export interface McpOptions {
+  serverName: string;
+  /** Expose only catalogued operations flagged `mcp` (the audit surface). */
+  auditOperationsOnly: boolean;
+}
+export const MCP_OPTIONS = Symbol('MCP_OPTIONS');
+
+/**
+ * `/mcp`: MCP over Streamable HTTP, stateless (a new server and transport per request) with JSON
+ * responses. Tools are the catalogue's MCP operations: same names, same input schemas, same
+ * authorization, same use cases as REST. A failing call is a tool result with `isError: true`
+ * carrying the same error body as REST.
+ */
+@Controller('mcp')
+@RawResponse()
+export class McpController {
+  constructor(
+    private readonly registry: OperationRegistry,
+    private readonly authorizer: OperationAuthorizer,
+    @Inject(MCP_OPTIONS) private readonly options: McpOptions,
+  ) {}
+
+  @Post()
+  async handle(@Req() req: PlatformRequest, @Res() res: Response): Promise<void> {
+    const principal = req.principal;
+    if (!principal) throw DomainError.unauthenticated('AUTH.MISSING_CREDENTIAL', 'A credential is required.');
+    const server = this.buildServer(principal, req.requestId ?? '');
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    res.on('close', () => {
+      void transport.close();
+      void server.close();
+    });
+    await server.connect(transport);
+    await transport.handleRequest(req, res, req.body);
+  }
+
+  @Get()
+  @Public()
+  @HttpCode(405)
+  get(@Res() res: Response): void {
+    methodNotAllowed(res);
+  }
+
+  @Delete()
+  @Public()
+  @HttpCode(405)
+  delete(@Res() res: Response): void {
+    methodNotAllowed(res);
+  }
+
+  private tools(): RegisteredOperation[] {
+    return this.registry
+      .all()
+      .filter((op) => op.definition.mcp)
+      .sort((a, b) => a.definition.name.localeCompare(b.definition.name));
+  }
+
+  private buildServer(principal: Principal, requestId: string): Server {
+    const server = new Server({ name: this.options.serverName, version: '0.1.0' }, { capabilities: { tools: {} } });
+    server.setRequestHandler(ListToolsRequestSchema, async () => ({
+      tools: this.tools().map(({ definition }) => ({
+        name: definition.name,
+        description: definition.description,
+        inputSchema: jsonSchemaOf(definition.input) as { type: 'object'; properties?: Record<string, object> },
+      })),
+    }));
+    server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
+      const operation = this.tools().find((op) => op.definition.name === request.params.name);
+      if (!operation) {
+        return toolError(DomainError.notFound('MCP.UNKNOWN_TOOL', `No tool named ${request.params.name}.`), requestId);
+      }
+      try {
+        const args = request.params.arguments ?? {};
+        await this.authorizer.authorize(principal, operation.definition, args);
+        const input = await validateInput(operation.definition.input, args);
+        const result = await operation.invoke(input, principal);
+        const body = { response: result === undefined ? true : result };
+        return { content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body };
+      } catch (error) {
+        return toolError(toDomainError(error), requestId);
+      }
+    });
+    return server;
+  }
+}
+
+function toolError(error: DomainError, requestId: string): CallToolResult {
+  const body = errorBody(error, requestId);
+  return { isError: true, content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: { ...body } };
+}
+
+function methodNotAllowed(res: Response): void {
+  res
+    .status(405)
+    .setHeader('Allow', 'POST')
+    .json({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this MCP endpoint is stateless; use POST.' }, id: null });
+}

@@ -1,0 +1,14 @@
+import type { InstanceApiKey, RepositoryInstance } from './repository-instance';
+
+export abstract class RepositoryInstanceStore {
+  abstract insert(instance: RepositoryInstance): Promise<void>;
+  abstract get(id: string): Promise<RepositoryInstance | null>;
+  abstract insertApiKey(key: InstanceApiKey): Promise<void>;
+  /** Documents of the instance still waiting for indexation (failed ones are not waiting). */
+  abstract countPendingDocuments(instanceId: string): Promise<number>;
+}
+
+/** Keyed hash of instance API keys; the identity context's hasher satisfies it. */
+export abstract class InstanceKeyHasher {
+  abstract hash(secret: string): string;
+}

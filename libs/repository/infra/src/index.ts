@@ -1,0 +1,3 @@
+export * from './repository.migration';
+export * from './repository.module';
+export * from './typeorm-repository-instance.store';

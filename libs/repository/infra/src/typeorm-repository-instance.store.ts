@@ -1,0 +1,32 @@
+import { Injectable } from '@nestjs/common';
+import { TypeOrmUnitOfWork } from '@svc/database';
+import { InstanceApiKey, PENDING_INDEXATION_STATES, RepositoryInstance, RepositoryInstanceStore } from '@svc/repository-core';
+
+@Injectable()
+export class TypeOrmRepositoryInstanceStore extends RepositoryInstanceStore {
+  constructor(private readonly uow: TypeOrmUnitOfWork) {
+    super();
+  }
+
+  async insert(i: RepositoryInstance): Promise<void> {
+    await this.uow.manager().query(`INSERT INTO repository.instances (id, organization_id, name, created_at) VALUES ($1, $2, $3, $4)`, [i.id, i.organizationId, i.name, i.createdAt]);
+  }
+
+  async get(id: string): Promise<RepositoryInstance | null> {
+    const rows: { id: string; organization_id: string; name: string; created_at: Date }[] = await this.uow.manager().query(`SELECT * FROM repository.instances WHERE id = $1`, [id]);
+    const r = rows[0];
+    return r ? { id: r.id, organizationId: r.organization_id, name: r.name, createdAt: r.created_at } : null;
+  }
+
+  async insertApiKey(k: InstanceApiKey): Promise<void> {
+    await this.uow.manager().query(
+      `INSERT INTO repository.instance_api_keys (id, instance_id, name, lookup_id, secret_hash, created_at, revoked_at) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+      [k.id, k.instanceId, k.name, k.lookupId, k.secretHash, k.createdAt, k.revokedAt],
+    );
+  }
+
+  async countPendingDocuments(instanceId: string): Promise<number> {
+    const rows: { n: string }[] = await this.uow.manager().query(`SELECT count(*) AS n FROM repository.documents WHERE instance_id = $1 AND state = ANY($2)`, [instanceId, [...PENDING_INDEXATION_STATES]]);
+    return Number(rows[0]?.n ?? 0);
+  }
+}

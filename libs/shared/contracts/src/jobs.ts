@@ -1,0 +1,14 @@
+/**
+ * Names and payloads of background jobs: the contract between the context that enqueues and the
+ * worker that runs them. Queue names follow `<context>.<verb>`.
+ */
+export const JOB_NAMES = {
+  workspaceRunStep: 'workspace.run-step',
+} as const;
+export type JobName = (typeof JOB_NAMES)[keyof typeof JOB_NAMES];
+
+export interface WorkspaceRunStepPayload {
+  instanceId: string;
+  /** The step whose background work should run; a stale job (instance moved on) does nothing. */
+  step: string;
+}

@@ -1,0 +1,191 @@
+import { Injectable } from '@nestjs/common';
+import { JOB_NAMES, WorkspaceRunStepPayload } from '@svc/contracts';
+import {
+  ActivityLog,
+  Clock,
+  DomainError,
+  isGlobalAdmin,
+  JobQueue,
+  ORGANIZATION_WIDE_ROLES,
+  Page,
+  PageRequest,
+  Principal,
+  UnitOfWork,
+} from '@svc/kernel';
+import { AuditInstance, DEFAULT_CONFIGURATION, InstanceStep, instanceView, InstanceView, stepOutcome } from './audit-instance';
+import { AuditInstanceRepository, MembershipRepository, RepositoryInstances, RepositoryLinkStore } from './workspace.ports';
+
+const notFound = (id: string) => DomainError.notFound('WORKSPACE.INSTANCE_NOT_FOUND', `Audit instance ${id} does not exist.`);
+
+/** Loads an instance of the caller's organisation; other organisations' instances do not exist. */
+async function loadInstance(instances: AuditInstanceRepository, principal: Principal, id: string): Promise<AuditInstance> {
+  const instance = await instances.get(id);
+  if (!instance || instance.organizationId !== principal.organizationId) throw notFound(id);
+  return instance;
+}
+
+/**
+ * Queues the work of a step. A first run is deduplicated per instance and step; a delayed re-check
+ * is enqueued by the running job itself, so it cannot share the running job's dedupe key.
+ */
+function enqueueStep(jobs: JobQueue, instanceId: string, step: InstanceStep, recheckAfterMs?: number) {
+  const payload: WorkspaceRunStepPayload = { instanceId, step };
+  return jobs.enqueue(JOB_NAMES.workspaceRunStep, payload, recheckAfterMs === undefined ? { dedupeKey: `${instanceId}:${step}` } : { delayMs: recheckAfterMs });
+}
+
+/**
+ * Creates a repository instance and the audit instance bound to it (same `ki_` id). The creator
+ * becomes its first admin; the automated lifecycle starts at INIT.
+ */
+@Injectable()
+export class CreateAuditInstance {
+  constructor(
+    private readonly instances: AuditInstanceRepository,
+    private readonly members: MembershipRepository,
+    private readonly links: RepositoryLinkStore,
+    private readonly repositories: RepositoryInstances,
+    private readonly jobs: JobQueue,
+    private readonly clock: Clock,
+    private readonly uow: UnitOfWork,
+    private readonly activity: ActivityLog,
+  ) {}
+
+  async execute(principal: Principal, input: { name: string }): Promise<InstanceView> {
+    return this.uow.run(async () => {
+      const now = this.clock.now();
+      const repository = await this.repositories.create(principal.organizationId, input.name);
+      const instance: AuditInstance = {
+        id: repository.instanceId,
+        organizationId: principal.organizationId,
+        name: input.name,
+        step: 'INIT',
+        configuration: { ...DEFAULT_CONFIGURATION },
+        createdAt: now,
+        updatedAt: now,
+      };
+      await this.instances.insert(instance);
+      await this.links.save(instance.id, { svcInstanceId: repository.instanceId, apiKey: repository.apiKey });
+      await this.members.upsert({ instanceId: instance.id, userId: principal.userId, isAdmin: true, addedAt: now });
+      await enqueueStep(this.jobs, instance.id, 'INIT');
+      await this.activity.record({ organizationId: instance.organizationId, instanceId: instance.id, action: 'audit_instance_create', subjectId: instance.id, actor: principal, before: null, after: instanceView(instance) });
+      return instanceView(instance);
+    });
+  }
+}
+
+/** Instances the caller can access: all of the organisation for ADMIN and AUTHORITY_MANAGER, else memberships. */
+@Injectable()
+export class ListInstancesForUser {
+  constructor(private readonly instances: AuditInstanceRepository) {}
+
+  async execute(principal: Principal, page: PageRequest): Promise<Page<InstanceView>> {
+    const organizationWide = principal.roles.some((r) => ORGANIZATION_WIDE_ROLES.includes(r));
+    const result = organizationWide
+      ? await this.instances.listForOrganization(principal.organizationId, page)
+      : await this.instances.listForMember(principal.organizationId, principal.userId, page);
+    return { ...result, items: result.items.map(instanceView) };
+  }
+}
+
+@Injectable()
+export class GetInstance {
+  constructor(private readonly instances: AuditInstanceRepository) {}
+
+  async execute(principal: Principal, instanceId: string): Promise<InstanceView> {
+    return instanceView(await loadInstance(this.instances, principal, instanceId));
+  }
+}
+
+/** The linked repository instance and its instance API key: instance admins and global admins only. */
+@Injectable()
+export class GetSvcInstances {
+  constructor(
+    private readonly instances: AuditInstanceRepository,
+    private readonly members: MembershipRepository,
+    private readonly links: RepositoryLinkStore,
+  ) {}
+
+  async execute(principal: Principal, instanceId: string): Promise<{ svc_instance_id: string; api_key: string }[]> {
+    await loadInstance(this.instances, principal, instanceId);
+    if (!isGlobalAdmin(principal.roles) && !(await this.members.get(instanceId, principal.userId))?.isAdmin) {
+      throw DomainError.forbidden('WORKSPACE.INSTANCE_ADMIN_ONLY', 'Only admins of the instance may see its repository credentials.');
+    }
+    const link = await this.links.get(instanceId);
+    return link ? [{ svc_instance_id: link.svcInstanceId, api_key: link.apiKey }] : [];
+  }
+}
+
+/** Admin recovery: sets any step, logs it, and restarts the background work of that step. */
+@Injectable()
+export class UpdateInstanceStep {
+  constructor(
+    private readonly instances: AuditInstanceRepository,
+    private readonly jobs: JobQueue,
+    private readonly clock: Clock,
+    private readonly uow: UnitOfWork,
+    private readonly activity: ActivityLog,
+  ) {}
+
+  async execute(principal: Principal, instanceId: string, step: InstanceStep): Promise<true> {
+    return this.uow.run(async (): Promise<true> => {
+      const instance = await loadInstance(this.instances, principal, instanceId);
+      await this.instances.setStep(instanceId, step, this.clock.now());
+      await enqueueStep(this.jobs, instanceId, step);
+      await this.activity.record({ organizationId: instance.organizationId, instanceId, action: 'audit_instance_update_step', subjectId: instanceId, actor: principal, before: { step: instance.step }, after: { step } });
+      return true;
+    });
+  }
+}
+
+@Injectable()
+export class UpdateConfiguration {
+  constructor(
+    private readonly instances: AuditInstanceRepository,
+    private readonly clock: Clock,
+    private readonly uow: UnitOfWork,
+    private readonly activity: ActivityLog,
+  ) {}
+
+  async execute(principal: Principal, instanceId: string, needDetectOwnerDocumentFeature: boolean): Promise<true> {
+    return this.uow.run(async (): Promise<true> => {
+      const instance = await loadInstance(this.instances, principal, instanceId);
+      const configuration = { ...instance.configuration, need_detect_owner_document_feature: needDetectOwnerDocumentFeature };
+      await this.instances.setConfiguration(instanceId, configuration, this.clock.now());
+      await this.activity.record({ organizationId: instance.organizationId, instanceId, action: 'audit_instance_update_configuration', subjectId: instanceId, actor: principal, before: instance.configuration, after: configuration });
+      return true;
+    });
+  }
+}
+
+/**
+ * The background work of one step (job `workspace.run-step`). A job for a step the instance has
+ * left is stale and does nothing; the move to the next step and the job for it commit together.
+ */
+@Injectable()
+export class RunInstanceStep {
+  constructor(
+    private readonly instances: AuditInstanceRepository,
+    private readonly repositories: RepositoryInstances,
+    private readonly jobs: JobQueue,
+    private readonly clock: Clock,
+    private readonly uow: UnitOfWork,
+    private readonly activity: ActivityLog,
+  ) {}
+
+  async execute(payload: WorkspaceRunStepPayload): Promise<'stale' | 'waiting' | 'advanced' | 'done'> {
+    return this.uow.run(async () => {
+      const instance = await this.instances.get(payload.instanceId);
+      if (!instance || instance.step !== payload.step) return 'stale';
+      const outcome = stepOutcome(instance.step, { pendingDocuments: await this.repositories.pendingDocuments(instance.id) });
+      if ('done' in outcome) return 'done';
+      if ('waitSeconds' in outcome) {
+        await enqueueStep(this.jobs, instance.id, instance.step, outcome.waitSeconds * 1000);
+        return 'waiting';
+      }
+      if (!(await this.instances.compareAndSetStep(instance.id, instance.step, outcome.advanceTo, this.clock.now()))) return 'stale';
+      await enqueueStep(this.jobs, instance.id, outcome.advanceTo);
+      await this.activity.record({ organizationId: instance.organizationId, instanceId: instance.id, action: 'workspace.step_advanced', subjectId: instance.id, actor: null, before: { step: instance.step }, after: { step: outcome.advanceTo } });
+      return 'advanced';
+    });
+  }
+}

@@ -1,0 +1,128 @@
+import { Body, Controller } from '@nestjs/common';
+import { AuditOperation, CurrentPrincipal, DeclareOperation } from '@svc/http';
+import { pageRequest, Principal } from '@svc/kernel';
+import {
+  AddUserToInstance,
+  CreateAuditInstance,
+  GetInstance,
+  GetSvcInstances,
+  GetUsersForInstance,
+  ListInstancesForUser,
+  ListUserInstances,
+  RemoveUserFromInstance,
+  SetUserAdmin,
+  SetUserNormal,
+  UpdateConfiguration,
+  UpdateInstanceStep,
+  UserIsAdmin,
+} from '@svc/workspace-core';
+import {
+  CreateInstanceInput,
+  InstanceInput,
+  InstanceUserInput,
+  InstanceUsersInput,
+  ListInstancesInput,
+  UpdateConfigurationInput,
+  UpdateStepInput,
+  UserInstancesInput,
+} from './workspace.dto';
+
+/** Audit instances: records, step and configuration. */
+@Controller()
+export class InstanceController {
+  constructor(
+    private readonly create: CreateAuditInstance,
+    private readonly list: ListInstancesForUser,
+    private readonly get: GetInstance,
+    private readonly svcInstances: GetSvcInstances,
+    private readonly updateStep: UpdateInstanceStep,
+    private readonly updateConfiguration: UpdateConfiguration,
+  ) {}
+
+  @DeclareOperation({
+    name: 'audit_instance_create',
+    path: '/audit/instance/create',
+    description: 'Create a repository instance and the audit instance bound to it (extension: not in the 48 operations). The caller becomes its admin.',
+    input: CreateInstanceInput,
+    permission: 'createInstances',
+    mcp: false,
+    surface: 'resource',
+  })
+  createInstance(@Body() body: CreateInstanceInput, @CurrentPrincipal() principal: Principal) {
+    return this.create.execute(principal, { name: body.name });
+  }
+
+  @AuditOperation('audit_instance_list_for_user', { description: 'Audit instances the caller can access (raw records, no counters), newest first.', input: ListInstancesInput, permission: 'read' })
+  listForUser(@Body() body: ListInstancesInput, @CurrentPrincipal() principal: Principal) {
+    return this.list.execute(principal, pageRequest(body.offset, body.limit));
+  }
+
+  @AuditOperation('audit_instance_get', { description: 'One audit instance with its current step and configuration.', input: InstanceInput, permission: 'read', instanceField: 'instance_id' })
+  getInstance(@Body() body: InstanceInput, @CurrentPrincipal() principal: Principal) {
+    return this.get.execute(principal, body.instance_id);
+  }
+
+  @AuditOperation('audit_instance_get_svc_instances', { description: 'The linked repository instance and its instance API key ([] or one entry); instance admins and global admins only.', input: InstanceInput, permission: 'read', instanceField: 'instance_id' })
+  getSvcInstances(@Body() body: InstanceInput, @CurrentPrincipal() principal: Principal) {
+    return this.svcInstances.execute(principal, body.instance_id);
+  }
+
+  @AuditOperation('audit_instance_update_step', { description: 'Set the workflow step (reopen and recovery); restarts the background work of that step. Instance admins only.', input: UpdateStepInput, permission: 'govern', instanceField: 'instance_id', instanceAdmin: true })
+  setStep(@Body() body: UpdateStepInput, @CurrentPrincipal() principal: Principal) {
+    return this.updateStep.execute(principal, body.instance_id, body.step);
+  }
+
+  @AuditOperation('audit_instance_update_configuration', { description: 'Turn the document-owner visibility rule on or off.', input: UpdateConfigurationInput, permission: 'govern', instanceField: 'instance_id' })
+  setConfiguration(@Body() body: UpdateConfigurationInput, @CurrentPrincipal() principal: Principal) {
+    return this.updateConfiguration.execute(principal, body.instance_id, body.need_detect_owner_document_feature);
+  }
+}
+
+/** Instance membership: who may work on an instance, and who administers it. */
+@Controller()
+export class InstanceUserController {
+  constructor(
+    private readonly users: GetUsersForInstance,
+    private readonly userInstances: ListUserInstances,
+    private readonly add: AddUserToInstance,
+    private readonly remove: RemoveUserFromInstance,
+    private readonly setAdmin: SetUserAdmin,
+    private readonly setNormal: SetUserNormal,
+    private readonly isAdmin: UserIsAdmin,
+  ) {}
+
+  @AuditOperation('audit_user_get_users', { description: 'Members of the instance with their instance role, oldest first.', input: InstanceUsersInput, permission: 'read', instanceField: 'instance_id' })
+  getUsers(@Body() body: InstanceUsersInput, @CurrentPrincipal() principal: Principal) {
+    return this.users.execute(principal, body.instance_id, pageRequest(body.offset, body.limit));
+  }
+
+  @AuditOperation('audit_user_list_instances', { description: 'Audit instances a user can access; global admins may ask about any member, others only about themselves.', input: UserInstancesInput, permission: 'read' })
+  listInstances(@Body() body: UserInstancesInput, @CurrentPrincipal() principal: Principal) {
+    return this.userInstances.execute(principal, { userId: body.user_id, organizationId: body.organization_id }, pageRequest(body.offset, body.limit));
+  }
+
+  @AuditOperation('audit_user_add', { description: 'Add a member of the organisation to the instance as a regular user. Instance admins only.', input: InstanceUserInput, permission: 'membership', instanceField: 'instance_id', instanceAdmin: true })
+  addUser(@Body() body: InstanceUserInput, @CurrentPrincipal() principal: Principal) {
+    return this.add.execute(principal, body.instance_id, body.user_id);
+  }
+
+  @AuditOperation('audit_user_remove', { description: 'Remove a member from the instance (never its last admin). Instance admins only.', input: InstanceUserInput, permission: 'membership', instanceField: 'instance_id', instanceAdmin: true })
+  removeUser(@Body() body: InstanceUserInput, @CurrentPrincipal() principal: Principal) {
+    return this.remove.execute(principal, body.instance_id, body.user_id);
+  }
+
+  @AuditOperation('audit_user_set_admin', { description: 'Promote a member to instance admin. Instance admins only.', input: InstanceUserInput, permission: 'membership', instanceField: 'instance_id', instanceAdmin: true })
+  promote(@Body() body: InstanceUserInput, @CurrentPrincipal() principal: Principal) {
+    return this.setAdmin.execute(principal, body.instance_id, body.user_id);
+  }
+
+  @AuditOperation('audit_user_set_normal', { description: 'Demote an instance admin to regular member (never the last admin). Instance admins only.', input: InstanceUserInput, permission: 'membership', instanceField: 'instance_id', instanceAdmin: true })
+  demote(@Body() body: InstanceUserInput, @CurrentPrincipal() principal: Principal) {
+    return this.setNormal.execute(principal, body.instance_id, body.user_id);
+  }
+
+  @AuditOperation('audit_user_is_admin', { description: 'Whether the caller administers the instance; global admins always do.', input: InstanceInput, permission: 'membership', instanceField: 'instance_id' })
+  callerIsAdmin(@Body() body: InstanceInput, @CurrentPrincipal() principal: Principal) {
+    return this.isAdmin.execute(principal, body.instance_id);
+  }
+}
