@@ -47,7 +47,7 @@ export function appModule(name: AppName, shared: SharedInfrastructure): DynamicM
         imports: [
           ...foundation(shared),
           readiness,
-          JobsModule.forRoot({ runWorkers: false }),
+          JobsModule.forRoot({ runWorkers: false, queuePrefix: config.JOBS_QUEUE_PREFIX }),
           IdentityModule.forRoot({ withControllers: false }),
           RepositoryModule,
           WorkspaceModule.forRoot({ withControllers: true, withJobHandlers: false }),
@@ -71,7 +71,7 @@ export function appModule(name: AppName, shared: SharedInfrastructure): DynamicM
         imports: [
           ...foundation(shared),
           readiness,
-          JobsModule.forRoot({ runWorkers: true }),
+          JobsModule.forRoot({ runWorkers: true, queuePrefix: config.JOBS_QUEUE_PREFIX }),
           IdentityModule.forRoot({ withControllers: false }),
           RepositoryModule,
           WorkspaceModule.forRoot({ withControllers: false, withJobHandlers: true }),

@@ -1,1 +1,3 @@
+export * from './api-client';
+export * from './service-harness';
 export * from './test-databases';

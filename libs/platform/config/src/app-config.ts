@@ -42,6 +42,8 @@ export const configSchema = z.object({
   JOBS_POLL_INTERVAL_MS: z.coerce.number().int().min(20).max(60000).default(500),
   JOBS_LEASE_SECONDS: z.coerce.number().int().min(5).max(3600).default(60),
   JOBS_ENABLED: bool.default(true),
+  /** Redis key prefix of the BullMQ queues; every app of one deployment must use the same. */
+  JOBS_QUEUE_PREFIX: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'letters, digits, - and _ only').default('jobs'),
   TRUST_PROXY: z.string().default('false'),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(120000).default(10000),
 });

@@ -78,7 +78,11 @@ export class TypeOrmAuditInstanceRepository extends AuditInstanceRepository {
   }
 
   async compareAndSetStep(id: string, expected: InstanceStep, next: InstanceStep, at: Date): Promise<boolean> {
-    const rows = await this.q<{ id: string }>(`UPDATE workspace.audit_instances SET step = $3, updated_at = $4, version = version + 1 WHERE id = $1 AND step = $2 RETURNING id`, [id, expected, next, at]);
+    // A CTE, because TypeORM answers a bare UPDATE ... RETURNING with [rows, count] instead of rows.
+    const rows = await this.q<{ id: string }>(
+      `WITH updated AS (UPDATE workspace.audit_instances SET step = $3, updated_at = $4, version = version + 1 WHERE id = $1 AND step = $2 RETURNING id) SELECT id FROM updated`,
+      [id, expected, next, at],
+    );
     return rows.length === 1;
   }
 

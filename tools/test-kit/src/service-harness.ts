@@ -1,0 +1,132 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { createTestDatabase, TEST_REDIS_URL, TestDatabase } from './test-databases';
+
+export type ServiceMode = 'embedded' | 'distributed';
+
+const ROOT = join(__dirname, '..', '..', '..');
+const DIST_MAIN = (app: string) => join(ROOT, 'dist', 'apps', app, 'src', 'main.js');
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+export interface RunningService {
+  mode: ServiceMode;
+  urls: { auth: string; audit: string; retrieval: string; workers: string };
+  env: Record<string, string>;
+  database: TestDatabase;
+  /** Output of every process so far, for failure messages. */
+  output(): string;
+  stop(): Promise<void>;
+  /** Stops every process and starts them again on the same data. */
+  restart(): Promise<void>;
+  /** Drops the test database or data directory. */
+  destroy(): Promise<void>;
+}
+
+/**
+ * Runs the built service the way users do: `standalone` on the embedded database, or the four
+ * apps as separate processes on PostgreSQL and Redis (the distributed mode). Requires `npm run build`.
+ */
+export async function startService(mode: ServiceMode, extraEnv: Record<string, string> = {}): Promise<RunningService> {
+  if (!existsSync(DIST_MAIN('standalone'))) throw new Error('dist/ is missing: run `npm run build` before the e2e tests');
+  const database = await createTestDatabase(mode === 'embedded' ? 'embedded' : 'postgres');
+  const ports = { auth: await freePort(), audit: await freePort(), retrieval: await freePort(), workers: await freePort() };
+  const env: Record<string, string> = {
+    ...database.env,
+    HOST: '127.0.0.1',
+    PLATFORM_AUTH_PORT: String(ports.auth),
+    AUDIT_PORT: String(ports.audit),
+    RETRIEVAL_PORT: String(ports.retrieval),
+    WORKERS_HEALTH_PORT: String(ports.workers),
+    PUBLIC_AUTH_URL: `http://127.0.0.1:${ports.auth}`,
+    PUBLIC_AUDIT_URL: `http://127.0.0.1:${ports.audit}`,
+    PUBLIC_RETRIEVAL_URL: `http://127.0.0.1:${ports.retrieval}`,
+    LOG_LEVEL: 'warn',
+    JOBS_POLL_INTERVAL_MS: '100',
+    ...(mode === 'distributed' ? { REDIS_URL: TEST_REDIS_URL, JOBS_QUEUE_PREFIX: `t${randomBytes(5).toString('hex')}` } : {}),
+    ...extraEnv,
+  };
+  const urls = {
+    auth: `http://127.0.0.1:${ports.auth}`,
+    audit: `http://127.0.0.1:${ports.audit}`,
+    retrieval: `http://127.0.0.1:${ports.retrieval}`,
+    workers: `http://127.0.0.1:${ports.workers}`,
+  };
+  let processes: ChildProcess[] = [];
+  let log = '';
+
+  const launch = async () => {
+    const apps = mode === 'embedded' ? ['standalone'] : ['platform-auth', 'audit', 'retrieval', 'workers'];
+    processes = apps.map((app) => {
+      const child = spawn(process.execPath, [DIST_MAIN(app)], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+      child.stdout?.on('data', (d: Buffer) => (log += `[${app}] ${d.toString()}`));
+      child.stderr?.on('data', (d: Buffer) => (log += `[${app}] ${d.toString()}`));
+      return child;
+    });
+    await waitUntilReady(Object.values(urls), processes, () => log);
+  };
+  const stop = async () => {
+    await Promise.all(
+      processes.map(
+        (child) =>
+          new Promise<void>((resolve) => {
+            if (child.exitCode !== null || child.signalCode !== null) return resolve();
+            const timer = setTimeout(() => child.kill('SIGKILL'), 15000);
+            child.once('exit', () => {
+              clearTimeout(timer);
+              resolve();
+            });
+            child.kill('SIGTERM');
+          }),
+      ),
+    );
+    processes = [];
+  };
+  await launch();
+  return {
+    mode,
+    urls,
+    env,
+    database,
+    output: () => log,
+    stop,
+    restart: async () => {
+      await stop();
+      await launch();
+    },
+    destroy: async () => {
+      await stop();
+      await database.drop();
+    },
+  };
+}
+
+async function waitUntilReady(urls: string[], processes: ChildProcess[], output: () => string): Promise<void> {
+  const deadline = Date.now() + 60000;
+  for (const url of urls) {
+    for (;;) {
+      const dead = processes.find((p) => p.exitCode !== null);
+      if (dead) throw new Error(`A service process exited with ${dead.exitCode} during start:\n${output()}`);
+      try {
+        const res = await fetch(`${url}/health/ready`);
+        if (res.status === 200) break;
+      } catch {
+        // not listening yet
+      }
+      if (Date.now() > deadline) throw new Error(`${url} not ready within 60 s:\n${output()}`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+}
