@@ -1,5 +1,5 @@
 import { generateApiKey } from '@svc/identity-core';
-import { post, RunningService, startService } from '@svc/test-kit';
+import { Json, post, RunningService, startService } from '@svc/test-kit';
 import { createRemoteJWKSet, jwtVerify } from 'jose';
 
 /** Organisation keys, the key exchange and the JWKS, over HTTP against the built standalone service. */
@@ -36,7 +36,7 @@ describe('API keys and key exchange', () => {
 
   it('publishes only public key material', async () => {
     const res = await fetch(`${service.urls.auth}/.well-known/jwks.json`);
-    const jwks = await res.json();
+    const jwks: Json = await res.json();
     expect(jwks.keys[0]).toMatchObject({ kty: 'EC', crv: 'P-256', alg: 'ES256', use: 'sig' });
     expect(jwks.keys[0].d).toBeUndefined();
   });
@@ -134,11 +134,11 @@ describe('API keys and key exchange', () => {
   });
 
   it('serves an OpenAPI document and a docs page on each app', async () => {
-    const doc = await (await fetch(`${service.urls.audit}/openapi.json`)).json();
+    const doc: Json = await (await fetch(`${service.urls.audit}/openapi.json`)).json();
     expect(doc.openapi).toBe('3.1.0');
     expect(doc.paths['/audit/instance/get-instance'].post.operationId).toBe('audit_instance_get');
     expect(doc.paths['/audit/instance/get-instance'].post.requestBody.content['application/json'].schema.properties.instance_id.pattern).toMatch(/^\^ki_/);
-    const authDoc = await (await fetch(`${service.urls.auth}/openapi.json`)).json();
+    const authDoc: Json = await (await fetch(`${service.urls.auth}/openapi.json`)).json();
     expect(authDoc.paths['/core/api-key/token']).toBeDefined();
     const page = await fetch(`${service.urls.audit}/docs`);
     expect(page.headers.get('content-type')).toContain('text/html');
