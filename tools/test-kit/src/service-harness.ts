@@ -10,6 +10,21 @@ export type ServiceMode = 'embedded' | 'distributed';
 const ROOT = join(__dirname, '..', '..', '..');
 const DIST_MAIN = (app: string) => join(ROOT, 'dist', 'apps', app, 'src', 'main.js');
 
+/** Runs an app's built entry point to completion (for start-up failures); resolves with its exit code and output. */
+export function runToExit(app: string, env: Record<string, string>, timeoutMs = 30000): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [DIST_MAIN(app)], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
+    child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, output });
+    });
+  });
+}
+
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
@@ -28,6 +43,8 @@ export interface RunningService {
   database: TestDatabase;
   /** Output of every process so far, for failure messages. */
   output(): string;
+  /** Exit codes of the processes stopped so far (SIGTERM should give 0). */
+  exitCodes(): (number | null)[];
   stop(): Promise<void>;
   /** Stops every process and starts them again on the same data. */
   restart(): Promise<void>;
@@ -66,6 +83,7 @@ export async function startService(mode: ServiceMode, extraEnv: Record<string, s
   };
   let processes: ChildProcess[] = [];
   let log = '';
+  const exits: (number | null)[] = [];
 
   const launch = async () => {
     const apps = mode === 'embedded' ? ['standalone'] : ['platform-auth', 'audit', 'retrieval', 'workers'];
@@ -84,8 +102,9 @@ export async function startService(mode: ServiceMode, extraEnv: Record<string, s
           new Promise<void>((resolve) => {
             if (child.exitCode !== null || child.signalCode !== null) return resolve();
             const timer = setTimeout(() => child.kill('SIGKILL'), 15000);
-            child.once('exit', () => {
+            child.once('exit', (code) => {
               clearTimeout(timer);
+              exits.push(code);
               resolve();
             });
             child.kill('SIGTERM');
@@ -101,6 +120,7 @@ export async function startService(mode: ServiceMode, extraEnv: Record<string, s
     env,
     database,
     output: () => log,
+    exitCodes: () => [...exits],
     stop,
     restart: async () => {
       await stop();
