@@ -12,11 +12,16 @@ describe('robustness of the standalone service', () => {
   let instanceId: string;
 
   beforeAll(async () => {
-    service = await startService('embedded', { BOOTSTRAP_ADMIN_API_KEY: adminKey });
+    service = await startService('embedded', { BOOTSTRAP_ADMIN_API_KEY: adminKey, DEMO_DATA: 'true' });
     instanceId = (await post(`${service.urls.audit}/audit/instance/create`, { name: 'Fuzz' }, adminKey)).body.response.instance_id;
   }, 90000);
   afterAll(async () => {
     await service?.destroy();
+  });
+
+  it('creates a demo audit instance on the first start, owned by the admin', async () => {
+    const res = await post(`${service.urls.audit}/audit/instance/list-instances-for-user`, {}, adminKey);
+    expect(res.body.response.items.map((i: { name: string }) => i.name).sort()).toEqual(['Demo repository', 'Fuzz']);
   });
 
   const implemented = Object.entries(AUDIT_OPERATIONS).filter(([name]) => name.startsWith('audit_instance_') || name.startsWith('audit_user_'));

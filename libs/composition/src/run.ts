@@ -2,7 +2,8 @@ import { INestApplication } from '@nestjs/common';
 import { AppConfig, ConfigError, loadConfig } from '@svc/config';
 import { Database } from '@svc/database';
 import { createRootLogger, startHttpApp } from '@svc/http';
-import { BootstrapInstallation } from '@svc/identity-core';
+import { BootstrapInstallation, BootstrapResult } from '@svc/identity-core';
+import { CreateAuditInstance } from '@svc/workspace-core';
 import type { Logger } from 'pino';
 import { AppName, appModule, portOf, SharedInfrastructure } from './app-modules';
 import { PERSISTENCE } from './persistence';
@@ -33,7 +34,7 @@ async function startApp(name: AppName, shared: SharedInfrastructure, logger: Log
 }
 
 /** First start: organisation, admin and admin key. The raw key goes to the terminal once, never to the log. */
-async function bootstrap(app: INestApplication, config: AppConfig, logger: Logger): Promise<void> {
+async function bootstrap(app: INestApplication, config: AppConfig, logger: Logger): Promise<BootstrapResult> {
   const result = await app.get(BootstrapInstallation).execute({
     organizationName: config.BOOTSTRAP_ORGANIZATION_NAME,
     adminEmail: config.BOOTSTRAP_ADMIN_EMAIL,
@@ -45,6 +46,15 @@ async function bootstrap(app: INestApplication, config: AppConfig, logger: Logge
       `\n  Admin API key (shown once, store it now):\n\n    ${result.generatedAdminKey}\n\n  Use it as "Authorization: Bearer <key>" or exchange it at POST /core/api-key/token.\n\n`,
     );
   }
+  return result;
+}
+
+/** First start of the standalone service: a demo audit instance owned by the admin, so there is something to look at. */
+async function createDemoData(audit: INestApplication, result: BootstrapResult, logger: Logger): Promise<void> {
+  if (!result.installed || !result.adminUserId) return;
+  const admin = { organizationId: result.organizationId, userId: result.adminUserId, roles: ['ADMIN'] as const, credential: { kind: 'org_api_key' as const, id: 'bootstrap' } };
+  const instance = await audit.get(CreateAuditInstance).execute(admin, { name: 'Demo repository' });
+  logger.info({ instanceId: instance.instance_id }, 'demo audit instance created');
 }
 
 /** Closes everything on SIGTERM/SIGINT within SHUTDOWN_TIMEOUT_MS, then exits. */
@@ -89,7 +99,8 @@ export async function runStandalone(): Promise<void> {
   const apps: INestApplication[] = [];
   try {
     for (const name of ['platform-auth', 'audit', 'retrieval', 'workers'] as const) apps.push(await startApp(name, shared, logger));
-    await bootstrap(apps[0], config, logger);
+    const installation = await bootstrap(apps[0], config, logger);
+    if (config.DEMO_DATA) await createDemoData(apps[1], installation, logger);
   } catch (error) {
     for (const app of apps.reverse()) await app.close().catch(() => undefined);
     await database.close();

@@ -71,6 +71,7 @@ export async function startService(mode: ServiceMode, extraEnv: Record<string, s
     PUBLIC_AUDIT_URL: `http://127.0.0.1:${ports.audit}`,
     PUBLIC_RETRIEVAL_URL: `http://127.0.0.1:${ports.retrieval}`,
     LOG_LEVEL: 'warn',
+    DEMO_DATA: 'false',
     JOBS_POLL_INTERVAL_MS: '100',
     ...(mode === 'distributed' ? { REDIS_URL: TEST_REDIS_URL, JOBS_QUEUE_PREFIX: `t${randomBytes(5).toString('hex')}` } : {}),
     ...extraEnv,

@@ -16,6 +16,8 @@ export interface BootstrapResult {
   /** True on the first start only. */
   installed: boolean;
   organizationId: string;
+  /** The admin person created on the first start. */
+  adminUserId?: string;
   /** The raw admin key when one was generated now; shown once, never stored in clear. */
   generatedAdminKey?: string;
 }
@@ -43,7 +45,7 @@ export class BootstrapInstallation {
         await this.organizations.insert(organization);
         const admin = await this.createMember.execute(organization.id, { email: input.adminEmail, name: 'Administrator', roles: ['ADMIN'] }, null);
         const key = await this.createKey.execute(organization.id, { name: 'bootstrap admin', roles: ['ADMIN'], userId: admin.id, rawKey: input.adminApiKey }, null);
-        return { installed: true, organizationId: organization.id, generatedAdminKey: input.adminApiKey ? undefined : key.api_key };
+        return { installed: true, organizationId: organization.id, adminUserId: admin.id, generatedAdminKey: input.adminApiKey ? undefined : key.api_key };
       }
       const organization = await this.organizations.first();
       if (!organization) throw new Error('Installation claimed but no organisation exists');

@@ -34,6 +34,8 @@ export const configSchema = z.object({
   BOOTSTRAP_ADMIN_API_KEY: z.string().startsWith('svc_org_', 'must be an organisation key starting with svc_org_').optional(),
   BOOTSTRAP_ORGANIZATION_NAME: z.string().min(1).max(200).default('My organisation'),
   BOOTSTRAP_ADMIN_EMAIL: z.string().email().default('admin@example.com'),
+  /** Standalone only: create a demo audit instance on the first start. */
+  DEMO_DATA: bool.default(true),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   LOG_PRETTY: bool.default(false),
   JSON_BODY_LIMIT: z.string().regex(/^\d+(b|kb|mb)$/, 'must look like 1mb or 512kb').default('1mb'),
