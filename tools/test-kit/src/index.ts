@@ -1,3 +1,4 @@
 export * from './api-client';
 export * from './service-harness';
 export * from './test-databases';
+export * from './tcp-proxy';
