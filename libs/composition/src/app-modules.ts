@@ -18,8 +18,13 @@ export interface SharedInfrastructure {
   database?: Database;
 }
 
-@Module({ providers: [readinessProvider], exports: [readinessProvider] })
-class ReadinessModule {}
+@Module({})
+class ReadinessModule {
+  static forApp(usesJobs: boolean): DynamicModule {
+    const provider = readinessProvider(usesJobs);
+    return { module: ReadinessModule, global: true, providers: [provider], exports: [provider] };
+  }
+}
 
 function foundation(shared: SharedInfrastructure): DynamicModule[] {
   return [
@@ -34,19 +39,18 @@ export class AppRootModule {}
 /** The Nest module graph of one app. Apps differ only in which contexts they serve. */
 export function appModule(name: AppName, shared: SharedInfrastructure): DynamicModule {
   const { config } = shared;
-  const readiness = { module: ReadinessModule, global: true };
   switch (name) {
     case 'platform-auth':
       return {
         module: AppRootModule,
-        imports: [...foundation(shared), readiness, IdentityModule.forRoot({ withControllers: true }), HttpPlatformModule.forRoot({ title: 'docaudit platform API' })],
+        imports: [...foundation(shared), ReadinessModule.forApp(false), IdentityModule.forRoot({ withControllers: true }), HttpPlatformModule.forRoot({ title: 'docaudit platform API' })],
       };
     case 'audit':
       return {
         module: AppRootModule,
         imports: [
           ...foundation(shared),
-          readiness,
+          ReadinessModule.forApp(true),
           JobsModule.forRoot({ runWorkers: false, queuePrefix: config.JOBS_QUEUE_PREFIX }),
           IdentityModule.forRoot({ withControllers: false }),
           RepositoryModule,
@@ -60,7 +64,7 @@ export function appModule(name: AppName, shared: SharedInfrastructure): DynamicM
         module: AppRootModule,
         imports: [
           ...foundation(shared),
-          readiness,
+          ReadinessModule.forApp(false),
           IdentityModule.forRoot({ withControllers: false }),
           HttpPlatformModule.forRoot({ title: 'docaudit retrieval API', wwwAuthenticate: `Bearer realm="${config.PUBLIC_RETRIEVAL_URL}"` }),
         ],
@@ -70,7 +74,7 @@ export function appModule(name: AppName, shared: SharedInfrastructure): DynamicM
         module: AppRootModule,
         imports: [
           ...foundation(shared),
-          readiness,
+          ReadinessModule.forApp(true),
           JobsModule.forRoot({ runWorkers: true, queuePrefix: config.JOBS_QUEUE_PREFIX }),
           IdentityModule.forRoot({ withControllers: false }),
           RepositoryModule,

@@ -37,12 +37,14 @@ class RedisReadiness extends ReadinessCheck {
   }
 }
 
-/** Database always; Redis when the deployment uses it. */
-export const readinessProvider: Provider = {
-  provide: READINESS_CHECKS,
-  inject: [Database, APP_CONFIG],
-  useFactory: (database: Database, config: AppConfig): ReadinessCheck[] => [
-    new DatabaseReadiness(database),
-    ...(config.REDIS_URL ? [new RedisReadiness(config.REDIS_URL)] : []),
-  ],
-};
+/** Database always; Redis when the deployment uses it and this app enqueues or runs jobs. */
+export function readinessProvider(usesJobs: boolean): Provider {
+  return {
+    provide: READINESS_CHECKS,
+    inject: [Database, APP_CONFIG],
+    useFactory: (database: Database, config: AppConfig): ReadinessCheck[] => [
+      new DatabaseReadiness(database),
+      ...(usesJobs && config.REDIS_URL ? [new RedisReadiness(config.REDIS_URL)] : []),
+    ],
+  };
+}

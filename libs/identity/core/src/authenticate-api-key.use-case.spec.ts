@@ -21,7 +21,7 @@ function setup(cacheSeconds = 0) {
   const uow = new ImmediateUnitOfWork();
   const authenticate = new AuthenticateApiKey(keys, hasher, clock, new IdentitySettings(cacheSeconds));
   const create = new CreateApiKey(keys, users, hasher, new TestIds(), clock, uow, activity);
-  const revoke = new RevokeApiKey(keys, clock, uow, activity);
+  const revoke = new RevokeApiKey(keys, authenticate, clock, uow, activity);
   return { keys, users, clock, activity, authenticate, create, revoke };
 }
 
@@ -69,11 +69,19 @@ describe('AuthenticateApiKey', () => {
     expect(error).toMatchObject({ kind: 'unavailable', code: 'AUTH.KEY_STORE_UNAVAILABLE', retryAfterSeconds: 5 });
   });
 
-  it('keeps trusting a cached key only for the configured delay after revocation', async () => {
-    const { create, revoke, authenticate, clock } = setup(30);
+  it('stops a key revoked by this process at once, despite the cache', async () => {
+    const { create, revoke, authenticate } = setup(30);
     const key = await create.execute('org_x', { name: 'c', roles: ['ADMIN'] }, null);
     await authenticate.execute(key.api_key);
     await revoke.execute({ organizationId: 'org_x', userId: 'usr_x', roles: ['ADMIN'], credential: { kind: 'org_api_key', id: 'key_x' } }, key.id);
+    await expectCode(authenticate.execute(key.api_key), 'unauthenticated', 'AUTH.INVALID_API_KEY');
+  });
+
+  it('keeps trusting a cached key revoked elsewhere only for the configured delay', async () => {
+    const { create, authenticate, clock, keys } = setup(30);
+    const key = await create.execute('org_x', { name: 'c', roles: ['ADMIN'] }, null);
+    await authenticate.execute(key.api_key);
+    await keys.markRevoked(key.id, clock.now()); // another replica revoked it
     clock.advance(29_000);
     await expect(authenticate.execute(key.api_key)).resolves.toBeDefined();
     clock.advance(2_000);

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { ActivityLog, Clock, DomainError, IdGenerator, Page, PageRequest, Principal, Role, UnitOfWork } from '@svc/kernel';
 import { generateApiKey, parseApiKey } from './api-key-format';
 import { ApiKey, apiKeyView, User } from './identity.model';
+import { AuthenticateApiKey } from './authenticate-api-key.use-case';
 import { ApiKeyRepository, SecretHasher, UserRepository } from './identity.ports';
 
 export interface CreateApiKeyInput {
@@ -69,6 +70,7 @@ export class CreateApiKey {
 export class RevokeApiKey {
   constructor(
     private readonly keys: ApiKeyRepository,
+    private readonly authenticate: AuthenticateApiKey,
     private readonly clock: Clock,
     private readonly uow: UnitOfWork,
     private readonly activity: ActivityLog,
@@ -82,6 +84,8 @@ export class RevokeApiKey {
       if (key.revokedAt) return true;
       const now = this.clock.now();
       await this.keys.markRevoked(key.id, now);
+      // This process stops trusting it at once; other processes within their cache delay.
+      this.authenticate.forget(key.lookupId);
       await this.activity.record({ organizationId: actor.organizationId, instanceId: null, action: 'identity.api_key.revoke', subjectId: key.id, actor, before: apiKeyView(key), after: apiKeyView({ ...key, revokedAt: now }) });
       return true;
     });

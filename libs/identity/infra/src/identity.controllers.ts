@@ -21,6 +21,7 @@ export class TokenController {
     permission: 'read',
     mcp: false,
     surface: 'platform',
+    public: true,
   })
   token(@Body() body: ExchangeApiKeyInput) {
     return this.exchange.execute(body.api_key);

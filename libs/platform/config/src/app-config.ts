@@ -24,7 +24,8 @@ export const configSchema = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
     .optional(),
-  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+  // At least 2: migrations run on one connection while another holds the advisory lock.
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(2, 'must be at least 2').max(200).default(10),
   DATA_DIR: z.string().min(1).default('./.data'),
   REDIS_URL: z
     .string()

@@ -1,4 +1,6 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
+import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { loadConfig } from '@svc/config';
 import { createTestDatabase, TestDatabase, TestDatabaseMode } from '@svc/test-kit';
@@ -80,6 +82,16 @@ describe.each<TestDatabaseMode>(['embedded', 'postgres'])('Database (%s)', (mode
 });
 
 describe('Embedded database persistence', () => {
+  it('takes over a lock left by a crashed process whose pid was reused (containers restart as pid 1)', async () => {
+    const testDb = await createTestDatabase('embedded');
+    const config = loadConfig(testDb.env);
+    mkdirSync(config.dataDir, { recursive: true });
+    writeFileSync(join(config.dataDir, 'pglite.lock'), JSON.stringify({ pid: 1, startTime: 'long-ago' }));
+    const db = await Database.open(config, parts);
+    await db.close();
+    await testDb.drop();
+  });
+
   it('keeps data across a restart', async () => {
     const testDb = await createTestDatabase('embedded');
     const config = loadConfig(testDb.env);

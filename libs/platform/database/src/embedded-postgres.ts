@@ -71,20 +71,56 @@ export class EmbeddedPostgres {
 
   private acquireLock(): void {
     if (existsSync(this.lockFile)) {
-      const pid = Number(readFileSync(this.lockFile, 'utf8'));
-      if (pid && pid !== process.pid && isAlive(pid)) {
+      const owner = parseLock(readFileSync(this.lockFile, 'utf8'));
+      if (owner && owner.pid !== process.pid && isSameProcess(owner)) {
         throw new Error(
-          `DATA_DIR ${this.dataDir} is in use by process ${pid}; stop it first or choose another DATA_DIR`,
+          `DATA_DIR ${this.dataDir} is in use by process ${owner.pid}; stop it first or choose another DATA_DIR`,
         );
       }
     }
-    writeFileSync(this.lockFile, String(process.pid));
+    writeFileSync(this.lockFile, JSON.stringify({ pid: process.pid, startTime: startTimeOf(process.pid) }));
   }
 
   private releaseLock(): void {
-    if (existsSync(this.lockFile) && Number(readFileSync(this.lockFile, 'utf8')) === process.pid) {
+    if (existsSync(this.lockFile) && parseLock(readFileSync(this.lockFile, 'utf8'))?.pid === process.pid) {
       rmSync(this.lockFile, { force: true });
     }
+  }
+}
+
+interface LockOwner {
+  pid: number;
+  startTime: string | null;
+}
+
+function parseLock(text: string): LockOwner | null {
+  try {
+    const value = JSON.parse(text) as Partial<LockOwner>;
+    return typeof value.pid === 'number' ? { pid: value.pid, startTime: value.startTime ?? null } : null;
+  } catch {
+    const pid = Number(text);
+    return pid ? { pid, startTime: null } : null;
+  }
+}
+
+/**
+ * The lock's owner still runs: its pid is alive and, where /proc tells, started when the lock was
+ * written. A pid reused after a crash or a container restart (often pid 1) is not the owner.
+ */
+function isSameProcess(owner: LockOwner): boolean {
+  if (!isAlive(owner.pid)) return false;
+  const now = startTimeOf(owner.pid);
+  return owner.startTime === null || now === null || now === owner.startTime;
+}
+
+/** Start time of a process in clock ticks since boot (Linux /proc), or null elsewhere. */
+function startTimeOf(pid: number): string | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name (which may hold spaces) start after the last ')'.
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19] ?? null;
+  } catch {
+    return null;
   }
 }
 

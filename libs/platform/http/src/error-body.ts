@@ -19,6 +19,7 @@ export const STATUS_BY_KIND: Record<DomainErrorKind, number> = {
   too_large: 413,
   rate_limited: 429,
   unavailable: 503,
+  method_not_allowed: 405,
   internal: 500,
 };
 

@@ -51,7 +51,7 @@ export function toDomainError(exception: unknown): DomainError {
     if (status === 400) return DomainError.invalid('REQUEST.INVALID', exception.message);
     if (status === 401) return DomainError.unauthenticated('AUTH.UNAUTHENTICATED', 'A valid credential is required.');
     if (status === 403) return DomainError.forbidden('AUTH.FORBIDDEN', exception.message);
-    if (status === 405) return new DomainError('invalid', 'HTTP.METHOD_NOT_ALLOWED', 'Method not allowed.');
+    if (status === 405) return new DomainError('method_not_allowed', 'HTTP.METHOD_NOT_ALLOWED', 'Method not allowed.');
     if (status === 429) return new DomainError('rate_limited', 'HTTP.RATE_LIMITED', 'Too many requests.', { retryAfterSeconds: 60 });
     return new DomainError('internal', 'HTTP.ERROR', 'The request could not be completed.');
   }

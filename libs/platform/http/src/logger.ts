@@ -27,7 +27,7 @@ export function createRootLogger(options: { level: string; name: string; destina
       name: options.name,
       level: options.level,
       redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
-      base: { app: options.name },
+      base: { process: options.name },
       timestamp: pino.stdTimeFunctions.isoTime,
     },
     options.destination,

@@ -1,4 +1,5 @@
 import { Controller, Get, Header, Inject } from '@nestjs/common';
+import { SERVICE_VERSION } from '@svc/contracts';
 import { Public, RawResponse } from './operation.decorator';
 import { docsPage, openApiDocument } from './openapi';
 import { OperationRegistry } from './operation-registry';
@@ -16,7 +17,7 @@ export class OpenApiController {
 
   @Get('openapi.json')
   openapi(): object {
-    return openApiDocument(this.title, process.env.npm_package_version ?? '0.1.0', this.registry.all().map((o) => o.definition));
+    return openApiDocument(this.title, SERVICE_VERSION, this.registry.all().map((o) => o.definition));
   }
 
   @Get('docs')

@@ -31,7 +31,7 @@ export function openApiDocument(title: string, version: string, operations: Oper
           '200': { description: 'Success', content: { 'application/json': { schema: { type: 'object', required: ['response'], properties: { response: {} } } } } },
           '400': errorRef, '401': errorRef, '403': errorRef, '404': errorRef, '409': errorRef, '413': errorRef, '429': errorRef, '503': errorRef,
         },
-        security: [{ bearer: [] }],
+        security: op.public ? [] : [{ bearer: [] }],
       },
     };
   }

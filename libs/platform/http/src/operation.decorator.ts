@@ -19,6 +19,8 @@ export interface OperationDefinition {
   instanceAdmin?: boolean;
   mcp: boolean;
   surface: Surface;
+  /** No credential: documented without security in OpenAPI (the route also carries @Public()). */
+  public?: boolean;
 }
 
 export const OPERATION_METADATA = 'svc:operation';

@@ -2,6 +2,7 @@ import { Controller, Delete, Get, HttpCode, Inject, Post, Req, Res } from '@nest
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CallToolRequestSchema, CallToolResult, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { SERVICE_VERSION } from '@svc/contracts';
 import { errorBody, jsonSchemaOf, OperationAuthorizer, OperationRegistry, PlatformRequest, Public, RawResponse, RegisteredOperation, toDomainError, validateInput } from '@svc/http';
 import { DomainError, Principal } from '@svc/kernel';
 import type { Response } from 'express';
@@ -64,7 +65,7 @@ export class McpController {
   }
 
   private buildServer(principal: Principal, requestId: string): Server {
-    const server = new Server({ name: this.options.serverName, version: '0.1.0' }, { capabilities: { tools: {} } });
+    const server = new Server({ name: this.options.serverName, version: SERVICE_VERSION }, { capabilities: { tools: {} } });
     server.setRequestHandler(ListToolsRequestSchema, async () => ({
       tools: this.tools().map(({ definition }) => ({
         name: definition.name,

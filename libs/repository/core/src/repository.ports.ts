@@ -8,7 +8,7 @@ export abstract class RepositoryInstanceStore {
   abstract countPendingDocuments(instanceId: string): Promise<number>;
 }
 
-/** Keyed hash of instance API keys; the identity context's hasher satisfies it. */
+/** Keyed hash of instance API keys (HMAC with a pepper of the repository context's own). */
 export abstract class InstanceKeyHasher {
   abstract hash(secret: string): string;
 }

@@ -1,2 +1,3 @@
 export * from './jobs';
+export * from './version';
 export * from './audit-operations';

@@ -8,6 +8,7 @@ export type DomainErrorKind =
   | 'too_large'
   | 'rate_limited'
   | 'unavailable'
+  | 'method_not_allowed'
   /** A bug on our side: logged with details, answered with a generic 500. */
   | 'internal';
 

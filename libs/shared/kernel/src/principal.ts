@@ -1,7 +1,10 @@
 import type { Role } from './roles';
 
-/** How the caller proved who they are. Decides which surfaces accept it (SECURITY.md). */
-export type CredentialKind = 'org_api_key' | 'key_exchange_token' | 'oauth_token' | 'session_cookie';
+/**
+ * How the caller proved who they are. Decides which surfaces accept it (SECURITY.md). `cli` is an
+ * operator using the admin CLI on the database directly; no HTTP surface accepts it.
+ */
+export type CredentialKind = 'org_api_key' | 'key_exchange_token' | 'oauth_token' | 'session_cookie' | 'cli';
 
 /** The authenticated caller, the same shape whatever the credential. */
 export interface Principal {
