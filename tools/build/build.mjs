@@ -11,6 +11,6 @@ const swc = join(root, 'node_modules', '.bin', 'swc');
 execFileSync(
   swc,
   ['apps', 'libs', 'tools', '-d', 'dist', '--copy-files', '--config-file', '.swcrc', '--quiet',
-   '--ignore', '**/*.spec.ts,**/*.int-spec.ts,**/*.e2e-spec.ts,**/test/**,**/project.json,**/*.md'],
+   '--ignore', '**/*.spec.ts,**/*.int-spec.ts,**/*.e2e-spec.ts,**/test/**,**/test-fixtures/**,**/project.json,**/*.md'],
   { cwd: root, stdio: 'inherit' },
 );

@@ -94,12 +94,14 @@ interface LockOwner {
 }
 
 function parseLock(text: string): LockOwner | null {
+  // Older lock files hold the bare pid.
+  const bare = Number(text.trim());
+  if (Number.isInteger(bare) && bare > 0) return { pid: bare, startTime: null };
   try {
     const value = JSON.parse(text) as Partial<LockOwner>;
     return typeof value.pid === 'number' ? { pid: value.pid, startTime: value.startTime ?? null } : null;
   } catch {
-    const pid = Number(text);
-    return pid ? { pid, startTime: null } : null;
+    return null;
   }
 }
 

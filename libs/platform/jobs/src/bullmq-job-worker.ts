@@ -6,7 +6,10 @@ import type { JobExecutor } from './job-executor';
 import type { JobHandlerRegistry } from './job-handler.registry';
 import type { JobTable } from './job-table';
 import { newLockToken } from './lock-token';
-import { BackoffOptions, backoffDelayMs, DEFAULT_BACKOFF } from './retry-policy';
+import { BackoffOptions, backoffDelayMs, DEFAULT_BACKOFF, describeFailure } from './retry-policy';
+
+/** Delay before a delivery whose row could not be reached is tried again. */
+const INFRASTRUCTURE_RETRY_MS = 5000;
 
 /** The backoff type the relay sets on BullMQ jobs: "use the delay the row was given". */
 export const ROW_BACKOFF_TYPE = 'jobs-row';
@@ -45,6 +48,7 @@ export class BullMqJobWorker {
   private readonly warning = new ThrottledWarning(this.logger);
   private readonly workers = new Map<string, Worker>();
   private readonly shutdown = new AbortController();
+  private running = 0;
   private unlisten?: () => void;
 
   constructor(
@@ -70,11 +74,17 @@ export class BullMqJobWorker {
     this.unlisten?.();
     const workers = [...this.workers.values()];
     this.workers.clear();
+    if (this.running === 0) {
+      // Nothing to wait for. A forced close also returns when Redis was never reached, where a
+      // graceful one would wait for the connection forever.
+      await Promise.allSettled(workers.map((w) => w.close(true)));
+      return;
+    }
     try {
       await withTimeout(Promise.all(workers.map((w) => w.close())), timeoutMs, 'timeout');
     } catch {
-      this.logger.warn('Abandoned running jobs at shutdown; BullMQ will redeliver them');
-      await Promise.allSettled(workers.map((w) => w.close(true)));
+      // BullMQ cannot turn a graceful close into a forced one; leave it to finish on its own.
+      this.logger.warn(`Abandoned ${this.running} running job(s) at shutdown; BullMQ will redeliver them`);
     }
   }
 
@@ -99,12 +109,27 @@ export class BullMqJobWorker {
   }
 
   private async process(job: Job, token?: string): Promise<void> {
+    try {
+      await this.attempt(job, token);
+    } catch (error) {
+      if (error instanceof RetryLaterError || error instanceof UnrecoverableError || error instanceof DelayedError) throw error;
+      // The row could not be claimed or the outcome not recorded (the database is unreachable). Come
+      // back later without spending a BullMQ attempt: the row keeps the count and decides when to stop.
+      this.warning.warn(`Job ${job.name} ${job.id ?? ''} postponed: ${describeFailure(error)}`);
+      if (!token) throw error;
+      await job.moveToDelayed(Date.now() + INFRASTRUCTURE_RETRY_MS, token);
+      throw new DelayedError();
+    }
+  }
+
+  private async attempt(job: Job, token?: string): Promise<void> {
     const id = job.id;
     if (!id) return;
     const lockToken = newLockToken();
     const row = await this.table.claimDelivery(id, lockToken);
     // Completed or failed already (a redelivery after a crash), or unknown: the effect must not repeat.
     if (!row) return;
+    this.running += 1;
     const attempt = new AbortController();
     const onShutdown = () => attempt.abort(this.shutdown.signal.reason);
     this.shutdown.signal.addEventListener('abort', onShutdown, { once: true });
@@ -132,6 +157,7 @@ export class BullMqJobWorker {
       }
     } finally {
       this.shutdown.signal.removeEventListener('abort', onShutdown);
+      this.running -= 1;
     }
   }
 }

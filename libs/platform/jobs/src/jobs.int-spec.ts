@@ -285,3 +285,22 @@ describe('JOBS_ENABLED=false', () => {
     }
   });
 });
+
+describe.each(SETUPS.slice(0, 3))('Wake-up after a local enqueue commits ($label)', ({ db, bullmq }) => {
+  it('starts the job long before the next poll', async () => {
+    const testDb = await createTestDatabase(db);
+    const prefix = `jobs-test-${randomBytes(4).toString('hex')}`;
+    // A minute between polls: only the commit signal can start the job within the test.
+    const env = { ...testDb.env, JOBS_POLL_INTERVAL_MS: '60000', ...(bullmq ? { REDIS_URL: TEST_REDIS_URL } : {}) };
+    const app = await startJobsApp(env, { queuePrefix: prefix }, ({ registry }) => registry.register('test.effect', async () => undefined));
+    try {
+      const id = await app.unitOfWork.run(() => app.queue.enqueue('test.effect', {}));
+      // Ten seconds to finish, against a minute to the next poll.
+      expect((await settled(app, id, 10000)).state).toBe('completed');
+    } finally {
+      await app.close();
+      await testDb.drop();
+      if (bullmq) await deleteRedisPrefix(TEST_REDIS_URL, prefix);
+    }
+  });
+});
