@@ -14,7 +14,7 @@ export class UsageError extends Error {
   }
 }
 
-type OptionName = 'org' | 'name' | 'admin-email' | 'admin-name' | 'email' | 'roles' | 'user' | 'expires-at' | 'key' | 'as' | 'limit' | 'offset';
+type OptionName = 'org' | 'name' | 'admin-email' | 'admin-name' | 'email' | 'roles' | 'user' | 'expires-at' | 'key' | 'as' | 'limit' | 'offset' | 'job' | 'queue' | 'state';
 
 const PLACEHOLDERS: Record<OptionName, string> = {
   org: 'ORG_ID',
@@ -29,6 +29,9 @@ const PLACEHOLDERS: Record<OptionName, string> = {
   as: 'USER_ID',
   limit: 'N',
   offset: 'N',
+  job: 'JOB_ID',
+  queue: 'JOB_NAME',
+  state: 'queued|running|completed|failed',
 };
 
 interface CommandSpec {
@@ -78,6 +81,16 @@ export const COMMANDS = {
     optional: [],
     details: ['The user needs a role allowed to create instances (ADMIN or AUTHORITY_MANAGER), as over the API.'],
   },
+  'jobs list': {
+    summary: 'List background jobs with their state and progress, newest first.',
+    required: [],
+    optional: ['queue', 'state', 'limit'],
+  },
+  'jobs get': {
+    summary: 'Show one background job: state, attempts, progress and last error.',
+    required: ['job'],
+    optional: [],
+  },
   migrate: {
     summary: 'Apply pending database migrations and list them.',
     required: [],
@@ -103,6 +116,8 @@ export type CliCommand =
   | { command: 'key list'; org: string; page: PageRequest }
   | { command: 'key revoke'; org: string; keyId: string }
   | { command: 'instance create'; org: string; name: string; as: string }
+  | { command: 'jobs list'; queue?: string; state?: JobState; limit: number }
+  | { command: 'jobs get'; jobId: string }
   | { command: 'migrate' }
   | { command: 'bootstrap' };
 
@@ -188,11 +203,23 @@ function toCommand(command: CommandName, o: OptionReader): CliCommand {
       return { command, org: o.id('org', 'org_'), keyId: o.id('key', 'key_') };
     case 'instance create':
       return { command, org: o.id('org', 'org_'), name: o.text('name'), as: o.id('as', 'usr_') };
+    case 'jobs list': {
+      const state = o.optionalText('state');
+      if (state !== undefined && !(JOB_STATES as readonly string[]).includes(state)) {
+        throw new UsageError(`--state must be one of ${JOB_STATES.join(', ')}.`, command);
+      }
+      return { command, queue: o.optionalText('queue'), state: state as JobState | undefined, limit: o.page().limit };
+    }
+    case 'jobs get':
+      return { command, jobId: o.id('job', 'job_') };
     case 'migrate':
     case 'bootstrap':
       return { command };
   }
 }
+
+const JOB_STATES = ['queued', 'running', 'completed', 'failed'] as const;
+type JobState = (typeof JOB_STATES)[number];
 
 /** Reads and validates option values with the same limits as the HTTP DTOs. */
 class OptionReader {

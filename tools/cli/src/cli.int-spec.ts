@@ -187,6 +187,14 @@ describe.each<TestDatabaseMode>(['postgres', 'embedded'])('admin CLI (%s databas
       const all = await app.get(ListInstancesForUser).execute(admin, { offset: 0, limit: 10 });
       expect(all.items.map((i) => i.name).sort()).toEqual(['Handbook', 'Policies']);
     });
+
+    // The lifecycle job of each new instance is queued with it (outbox) and readable from the CLI.
+    const jobs = await ok(env, 'jobs', 'list', '--queue', 'workspace.run-step', '--json');
+    expect(jobs.json).toHaveLength(2);
+    expect(jobs.json[0]).toMatchObject({ name: 'workspace.run-step', state: 'queued', progress: 0 });
+    const one = await ok(env, 'jobs', 'get', '--job', jobs.json[0].id);
+    expect(one.stdout).toContain('workspace.run-step  queued');
+    expect((await cli(env, 'jobs', 'list', '--state', 'sleeping')).code).toBe(2);
   });
 
   it('instance create refuses a user whose roles may not create instances, and an unknown user', async () => {

@@ -15,6 +15,7 @@ import {
   UserRepository,
 } from '@svc/identity-core';
 import { ActivityLog, Clock, DomainError, IdGenerator, rolesAllow, UnitOfWork } from '@svc/kernel';
+import { JobStore } from '@svc/jobs';
 import { CreateAuditInstance } from '@svc/workspace-core';
 import type { CliCommand } from './args';
 import { cliPrincipal, migrateDatabase, withContext } from './context';
@@ -44,6 +45,10 @@ export async function execute(input: CliCommand, config: AppConfig, verbose: boo
         return revokeKey(app, input);
       case 'instance create':
         return createInstance(app, input);
+      case 'jobs list':
+        return listJobs(app, input);
+      case 'jobs get':
+        return getJob(app, input);
     }
   });
 }
@@ -180,4 +185,23 @@ async function createInstance(app: INestApplicationContext, input: Input<'instan
     json: instance,
     text: `Created audit instance ${instance.instance_id} (${instance.name}), step ${instance.step}; ${user.id} is its admin.`,
   };
+}
+
+async function listJobs(app: INestApplicationContext, input: Input<'jobs list'>): Promise<CommandOutput> {
+  const jobs = await app.get(JobStore).list({ name: input.queue, state: input.state, limit: input.limit });
+  const rows = jobs.map((j) => [j.id, j.name, j.state, `${j.progress}%`, `${j.attempts}/${j.maxAttempts}`, j.progressMessage ?? '', j.createdAt.toISOString()]);
+  return { json: jobs, text: table(['ID', 'NAME', 'STATE', 'PROGRESS', 'ATTEMPTS', 'MESSAGE', 'CREATED'], rows) };
+}
+
+async function getJob(app: INestApplicationContext, input: Input<'jobs get'>): Promise<CommandOutput> {
+  const job = await app.get(JobStore).get(input.jobId);
+  if (!job) throw DomainError.notFound('JOBS.NOT_FOUND', `Job ${input.jobId} does not exist.`);
+  const text = [
+    `${job.id}  ${job.name}  ${job.state}`,
+    `Progress: ${job.progress}%${job.progressMessage ? ` (${job.progressMessage})` : ''}`,
+    `Attempts: ${job.attempts}/${job.maxAttempts}`,
+    `Created: ${job.createdAt.toISOString()}${job.completedAt ? `  Completed: ${job.completedAt.toISOString()}` : ''}`,
+    ...(job.lastError ? [`Last error: ${job.lastError}`] : []),
+  ].join('\n');
+  return { json: job, text };
 }
