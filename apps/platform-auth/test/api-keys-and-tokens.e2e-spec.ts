@@ -1,6 +1,8 @@
 import { generateApiKey } from '@svc/identity-core';
 import { Json, post, RunningService, startService } from '@svc/test-kit';
+import { createPublicKey } from 'node:crypto';
 import { createRemoteJWKSet, jwtVerify } from 'jose';
+import jsonwebtoken from 'jsonwebtoken';
 
 /** Organisation keys, the key exchange and the JWKS, over HTTP against the built standalone service. */
 describe('API keys and key exchange', () => {
@@ -32,6 +34,17 @@ describe('API keys and key exchange', () => {
     expect(typeof protectedHeader.kid).toBe('string');
     expect(payload.exp! - payload.iat!).toBe(900);
     for (const claim of ['iss', 'aud', 'sub', 'jti', 'nbf']) expect(payload[claim]).toBeDefined();
+  });
+
+  it('verifies with a second, independent JWT library (jsonwebtoken) given the JWKS public key', async () => {
+    const jwks: Json = await (await fetch(`${service.urls.auth}/.well-known/jwks.json`)).json();
+    const issued = (await platform('/core/api-key/token', { api_key: adminKey })).body.response.access_token;
+    const kid = JSON.parse(Buffer.from(issued.split('.')[0], 'base64url').toString()).kid;
+    const jwk = jwks.keys.find((k: Json) => k.kid === kid);
+    const pem = createPublicKey({ key: jwk, format: 'jwk' }).export({ type: 'spki', format: 'pem' });
+    const claims = jsonwebtoken.verify(issued, pem, { algorithms: ['ES256'], issuer: service.urls.auth, audience: 'urn:docaudit:api' }) as Json;
+    expect(claims.exp - claims.iat).toBe(900);
+    expect(() => jsonwebtoken.verify(issued, pem, { algorithms: ['ES256'], audience: 'https://another.example' })).toThrow(/audience/);
   });
 
   it('publishes only public key material', async () => {
