@@ -19,12 +19,15 @@ export interface IdFieldOptions extends ValidationOptions {
   wrongNamespaceHint?: Partial<Record<IdPrefix, string>>;
 }
 
-const idOptions = new Map<string, IdFieldOptions & { prefix: IdPrefix }>();
+/** Per body class (the constructor itself, not its name) and property. */
+const idOptions = new WeakMap<object, Map<string, IdFieldOptions & { prefix: IdPrefix }>>();
 
 /** A string id with the given prefix and a ULID body; checked before any lookup. */
 export function IsPrefixedId(prefix: IdPrefix, options: IdFieldOptions = {}): PropertyDecorator {
   return (target: object, propertyName: string | symbol) => {
-    idOptions.set(`${target.constructor.name}.${String(propertyName)}`, { ...options, prefix });
+    const byProperty = idOptions.get(target.constructor) ?? new Map();
+    byProperty.set(String(propertyName), { ...options, prefix });
+    idOptions.set(target.constructor, byProperty);
     registerDecorator({
       name: ID_CONSTRAINT,
       target: target.constructor,
@@ -71,7 +74,7 @@ export async function validateInput<T extends object>(type: Type<T>, body: unkno
   const errors = flatten(failures);
   const idFailure = failures.find((f) => f.constraints?.[ID_CONSTRAINT]);
   if (idFailure) {
-    const options = idOptions.get(`${type.name}.${idFailure.property}`);
+    const options = idOptionsOf(type, idFailure.property);
     const value = idFailure.value;
     const given = typeof value === 'string' ? prefixOf(value) : undefined;
     if (options && given && given !== options.prefix) {
@@ -81,6 +84,15 @@ export async function validateInput<T extends object>(type: Type<T>, body: unkno
   }
   const first = errors[0];
   throw DomainError.invalid('REQUEST.VALIDATION_FAILED', `Invalid request: ${first.message}.`, { errors });
+}
+
+/** Id options of a property, declared on the class or on one it extends. */
+function idOptionsOf(type: Type<object>, property: string) {
+  for (let t: unknown = type; typeof t === 'function' && t !== Object; t = Object.getPrototypeOf(t)) {
+    const options = idOptions.get(t)?.get(property);
+    if (options) return options;
+  }
+  return undefined;
 }
 
 function namespaceOf(prefix: IdPrefix): string {
