@@ -2,12 +2,19 @@ import { ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { createTestDatabase, TEST_REDIS_URL, TestDatabase } from './test-databases';
 
 export type ServiceMode = 'embedded' | 'distributed';
 
-const ROOT = join(__dirname, '..', '..', '..');
+/** The repository root: the nearest folder with a package.json (from the sources or from dist/). */
+function findRoot(start: string): string {
+  for (let dir = start; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, 'package.json'))) return dir;
+    if (dirname(dir) === dir) throw new Error(`No package.json above ${start}`);
+  }
+}
+const ROOT = findRoot(__dirname);
 const DIST_MAIN = (app: string) => join(ROOT, 'dist', 'apps', app, 'src', 'main.js');
 
 /** Runs an app's built entry point to completion (for start-up failures); resolves with its exit code and output. */
@@ -45,6 +52,8 @@ export interface RunningService {
   output(): string;
   /** Exit codes of the processes stopped so far (SIGTERM should give 0). */
   exitCodes(): (number | null)[];
+  /** Process id of each running app (benchmarks read their CPU and memory). */
+  pids(): Record<string, number>;
   stop(): Promise<void>;
   /** Stops every process and starts them again on the same data. */
   restart(): Promise<void>;
@@ -83,11 +92,13 @@ export async function startService(mode: ServiceMode, extraEnv: Record<string, s
     workers: `http://127.0.0.1:${ports.workers}`,
   };
   let processes: ChildProcess[] = [];
+  let names: string[] = [];
   let log = '';
   const exits: (number | null)[] = [];
 
   const launch = async () => {
     const apps = mode === 'embedded' ? ['standalone'] : ['platform-auth', 'audit', 'retrieval', 'workers'];
+    names = apps;
     processes = apps.map((app) => {
       const child = spawn(process.execPath, [DIST_MAIN(app)], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
       child.stdout?.on('data', (d: Buffer) => (log += `[${app}] ${d.toString()}`));
@@ -122,6 +133,7 @@ export async function startService(mode: ServiceMode, extraEnv: Record<string, s
     database,
     output: () => log,
     exitCodes: () => [...exits],
+    pids: () => Object.fromEntries(processes.map((p, i) => [names[i], p.pid ?? 0])),
     stop,
     restart: async () => {
       await stop();

@@ -1,0 +1,568 @@
+// Throughput and latency of one audit read (`POST /audit/instance/get-instance`) against the BUILT
+// service, in both runtime modes, compared with the trivial `GET /health/live` of the same audit app.
+//
+//   npm run bench                       (builds first, then runs this file)
+//   BENCH_DURATION_S=20 BENCH_CONCURRENCY=32 npm run bench
+//
+// For each mode (embedded = standalone process on PGlite; distributed = separate app processes on
+// PostgreSQL 127.0.0.1:5432 + Redis 127.0.0.1:6379): start the service on a fresh database, bootstrap
+// an admin key, create one instance, wait for its lifecycle to settle, then for each route run a
+// closed-loop load (N keep-alive connections, each sending its next request as soon as the previous
+// answer arrives) for a warm-up and a measured period. Prints a Markdown table and writes JSON to
+// tools/bench/results/instance-get-<timestamp>.json. See tools/bench/README.md.
+import { Buffer } from 'node:buffer';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { Agent, request } from 'node:http';
+import { createRequire } from 'node:module';
+import { arch, cpus, loadavg, platform, release, totalmem } from 'node:os';
+import { dirname, join, relative } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { clearInterval, setInterval, setTimeout } from 'node:timers';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath, URL } from 'node:url';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+const RESULTS_DIR = join(ROOT, 'tools', 'bench', 'results');
+
+// ---------------------------------------------------------------------------------------------
+// Settings (environment)
+// ---------------------------------------------------------------------------------------------
+
+function envNumber(name, fallback, { min = 0, max = Number.MAX_SAFE_INTEGER, integer = false } = {}) {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value < min || value > max || (integer && !Number.isInteger(value))) {
+    throw new Error(`${name}=${raw} is invalid: expected ${integer ? 'an integer' : 'a number'} in [${min}, ${max}]`);
+  }
+  return value;
+}
+
+const settings = {
+  /** Measured seconds per mode and route. */
+  durationS: envNumber('BENCH_DURATION_S', 8, { min: 0.5, max: 600 }),
+  /**
+   * Unrecorded seconds of load per route before any measurement of a mode (JIT, caches, pools),
+   * then again (at most 1 s) just before each route's measurement.
+   */
+  warmupS: envNumber('BENCH_WARMUP_S', 2, { min: 0, max: 120 }),
+  /** Concurrent keep-alive connections, each with one request in flight. */
+  concurrency: envNumber('BENCH_CONCURRENCY', 16, { min: 1, max: 1024, integer: true }),
+  /** Hard cap on requests per measurement (0 = only the duration bounds it). */
+  maxRequests: envNumber('BENCH_MAX_REQUESTS', 0, { min: 0, integer: true }),
+  /** A request taking longer than this is abandoned and counted as an error. */
+  requestTimeoutMs: envNumber('BENCH_REQUEST_TIMEOUT_MS', 10000, { min: 100, max: 120000, integer: true }),
+  /** Comma-separated modes to run. */
+  modes: (process.env.BENCH_MODES ?? 'embedded,distributed').split(',').map((m) => m.trim()).filter(Boolean),
+  /** Also measure get-instance with an exchanged token (ES256 JWT) instead of the raw key. */
+  withToken: process.env.BENCH_TOKEN !== '0',
+};
+for (const mode of settings.modes) {
+  if (mode !== 'embedded' && mode !== 'distributed') throw new Error(`BENCH_MODES: unknown mode "${mode}" (embedded, distributed)`);
+}
+
+// The built workspace is CommonJS; the test kit launches dist/apps/*/src/main.js the way users do.
+const require = createRequire(import.meta.url);
+const distFile = (...parts) => join(ROOT, 'dist', ...parts);
+if (!existsSync(distFile('tools', 'test-kit', 'src', 'index.js'))) {
+  console.error('dist/ is missing: run `npm run build` first (or use `npm run bench`, which builds).');
+  process.exit(1);
+}
+const { startService } = require(distFile('tools', 'test-kit', 'src', 'index.js'));
+const { generateApiKey } = require(distFile('libs', 'identity', 'core', 'src', 'index.js'));
+
+// ---------------------------------------------------------------------------------------------
+// HTTP
+// ---------------------------------------------------------------------------------------------
+
+/** One-off JSON call for set-up steps (not measured). */
+async function call(method, url, body, credential) {
+  const agent = new Agent({ keepAlive: false });
+  try {
+    const res = await send(agent, new URL(url), method, body === undefined ? undefined : Buffer.from(JSON.stringify(body)), credential, 30000);
+    let parsed;
+    try {
+      parsed = res.body.length ? JSON.parse(res.body.toString('utf8')) : undefined;
+    } catch {
+      parsed = res.body.toString('utf8');
+    }
+    return { status: res.status, body: parsed };
+  } finally {
+    agent.destroy();
+  }
+}
+
+/** Sends one request; resolves with status and body, rejects on transport errors and timeouts. */
+function send(agent, url, method, payload, credential, timeoutMs, keepBody = true) {
+  return new Promise((resolve, reject) => {
+    const headers = { accept: 'application/json' };
+    if (payload) {
+      headers['content-type'] = 'application/json';
+      headers['content-length'] = String(payload.length);
+    }
+    if (credential) headers.authorization = `Bearer ${credential}`;
+    const req = request({ agent, host: url.hostname, port: url.port, path: url.pathname, method, headers }, (res) => {
+      const chunks = [];
+      res.on('data', (chunk) => keepBody && chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: keepBody ? Buffer.concat(chunks) : Buffer.alloc(0) }));
+      res.on('error', reject);
+    });
+    req.setTimeout(timeoutMs, () => req.destroy(new Error(`timeout after ${timeoutMs} ms`)));
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Closed-loop load generator
+// ---------------------------------------------------------------------------------------------
+
+const progress = {
+  label: '',
+  phase: '',
+  started: 0,
+  seconds: 0,
+  count: 0,
+  errors: 0,
+  timer: undefined,
+  lastPlain: 0,
+  start(label, phase, seconds) {
+    Object.assign(this, { label, phase, seconds, started: performance.now(), count: 0, errors: 0, lastPlain: 0 });
+    this.timer = setInterval(() => this.render(false), 250);
+  },
+  render(final) {
+    const elapsed = (performance.now() - this.started) / 1000;
+    const shown = Math.min(elapsed, this.seconds);
+    const rate = elapsed > 0 ? this.count / elapsed : 0;
+    const width = 20;
+    const filled = Math.round((shown / this.seconds) * width) || 0;
+    const bar = '#'.repeat(filled) + '.'.repeat(Math.max(0, width - filled));
+    const line = `${this.label} ${this.phase.padEnd(7)} [${bar}] ${shown.toFixed(1)}/${this.seconds}s ${this.count} req ${rate.toFixed(0)} req/s ${this.errors} err`;
+    if (process.stderr.isTTY) {
+      process.stderr.write(`\r\x1b[2K${line}${final ? '\n' : ''}`);
+    } else if (final || (elapsed - this.lastPlain >= 2 && elapsed < this.seconds)) {
+      // Not a terminal (CI log, file): a line every 2 s instead of rewriting one.
+      this.lastPlain = elapsed;
+      process.stderr.write(`${line}\n`);
+    }
+  },
+  stop() {
+    clearInterval(this.timer);
+    this.render(true);
+  },
+};
+
+/**
+ * Runs `concurrency` loops for `seconds`, each sending `target` and waiting for the answer before
+ * the next one (closed loop: the offered load adapts to the server). Latencies are kept for every
+ * completed request (bounded by the duration and by `maxRequests`).
+ */
+async function runLoad(target, { seconds, concurrency, maxRequests, record, label, phase }) {
+  const agent = new Agent({ keepAlive: true, maxSockets: concurrency, maxFreeSockets: concurrency });
+  const url = new URL(target.url);
+  const payload = target.body === undefined ? undefined : Buffer.from(JSON.stringify(target.body));
+  const latencies = [];
+  /** Completed requests per elapsed second, to see ramp-ups and slowdowns within a run. */
+  const perSecond = [];
+  const statuses = {};
+  const transportErrors = {};
+  let sent = 0;
+  let completed = 0;
+  let non2xx = 0;
+  let failed = 0;
+  progress.start(label, phase, seconds);
+  const startedAt = performance.now();
+  const deadline = startedAt + seconds * 1000;
+  let lastDone = startedAt;
+
+  const loop = async () => {
+    while (performance.now() < deadline && (!maxRequests || sent < maxRequests)) {
+      sent++;
+      const t0 = performance.now();
+      try {
+        const res = await send(agent, url, target.method, payload, target.credential, settings.requestTimeoutMs, false);
+        const t1 = performance.now();
+        lastDone = t1;
+        completed++;
+        statuses[res.status] = (statuses[res.status] ?? 0) + 1;
+        if (res.status < 200 || res.status >= 300) {
+          non2xx++;
+          progress.errors++;
+        }
+        if (record) {
+          latencies.push(t1 - t0);
+          const second = Math.floor((t1 - startedAt) / 1000);
+          perSecond[second] = (perSecond[second] ?? 0) + 1;
+        }
+      } catch (error) {
+        failed++;
+        progress.errors++;
+        const key = error?.code ?? error?.message ?? String(error);
+        transportErrors[key] = (transportErrors[key] ?? 0) + 1;
+        lastDone = performance.now();
+        // Do not spin on a refused connection.
+        await sleep(10);
+      }
+      progress.count++;
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, loop));
+  progress.stop();
+  agent.destroy();
+  // Requests in flight at the deadline are allowed to finish and are counted; the elapsed time
+  // runs until the last of them, so rate = completed / elapsed stays honest.
+  const elapsedS = (lastDone - startedAt) / 1000;
+  return { latencies, perSecond: Array.from(perSecond, (n) => n ?? 0), statuses, transportErrors, completed, non2xx, failed, elapsedS };
+}
+
+function percentile(sorted, p) {
+  if (!sorted.length) return null;
+  const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[index];
+}
+
+const round = (value, digits = 2) => (value === null || value === undefined ? null : Math.round(value * 10 ** digits) / 10 ** digits);
+
+function summarise(run) {
+  const sorted = Float64Array.from(run.latencies).sort();
+  const sum = sorted.reduce((a, b) => a + b, 0);
+  return {
+    requests: run.completed,
+    elapsed_s: round(run.elapsedS, 3),
+    rps: round(run.elapsedS > 0 ? run.completed / run.elapsedS : 0, 1),
+    latency_ms: {
+      p50: round(percentile(sorted, 50)),
+      p90: round(percentile(sorted, 90)),
+      p99: round(percentile(sorted, 99)),
+      max: round(sorted.length ? sorted[sorted.length - 1] : null),
+      mean: round(sorted.length ? sum / sorted.length : null),
+    },
+    // Errors = answers outside 2xx + requests that got no answer (connection error, timeout).
+    errors: run.non2xx + run.failed,
+    non_2xx: run.non2xx,
+    transport_errors: run.failed,
+    transport_error_kinds: run.transportErrors,
+    statuses: run.statuses,
+    // The last entry covers only the requests in flight at the deadline.
+    timeline_rps: run.perSecond,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// CPU accounting (Linux /proc; null elsewhere): who used the 2 cores during a measurement
+// ---------------------------------------------------------------------------------------------
+
+const CLOCK_TICKS = (() => {
+  try {
+    return Number(execFileSync('getconf', ['CLK_TCK'], { stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim()) || 100;
+  } catch {
+    return 100;
+  }
+})();
+
+/** utime + stime of one process (all its threads, PGlite's worker thread included), in seconds. */
+function processCpuSeconds(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+  } catch {
+    return null;
+  }
+}
+
+/** Busy and total jiffies of the whole machine. */
+function machineTicks() {
+  try {
+    const [, ...values] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/);
+    const n = values.map(Number);
+    const idle = n[3] + (n[4] ?? 0);
+    const total = n.slice(0, 8).reduce((a, b) => a + b, 0);
+    return { busy: total - idle, total };
+  } catch {
+    return null;
+  }
+}
+
+/** Resident memory of one process, in MB. */
+function processRssMb(pid) {
+  try {
+    const match = /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? round(Number(match[1]) / 1024, 1) : null;
+  } catch {
+    return null;
+  }
+}
+
+function serviceRss(service) {
+  return Object.fromEntries(Object.entries(service.pids()).map(([app, pid]) => [app, processRssMb(pid)]));
+}
+
+const DATABASE_COMMANDS = new Set(['postgres', 'redis-server']);
+
+/** CPU seconds of the machine's PostgreSQL and Redis processes (the distributed mode's backends). */
+function databaseCpuSeconds() {
+  let total = 0;
+  try {
+    for (const entry of readdirSync('/proc')) {
+      if (!/^\d+$/.test(entry)) continue;
+      try {
+        if (!DATABASE_COMMANDS.has(readFileSync(`/proc/${entry}/comm`, 'utf8').trim())) continue;
+        total += processCpuSeconds(entry) ?? 0;
+      } catch {
+        // the process ended meanwhile
+      }
+    }
+    return total;
+  } catch {
+    return null;
+  }
+}
+
+function sampleCpu(service) {
+  const pids = service?.pids() ?? {};
+  const self = process.cpuUsage();
+  return {
+    at: performance.now(),
+    apps: Object.fromEntries(Object.entries(pids).map(([app, pid]) => [app, processCpuSeconds(pid)])),
+    self: (self.user + self.system) / 1e6,
+    databases: databaseCpuSeconds(),
+    machine: machineTicks(),
+  };
+}
+
+/** Cores used on average between two samples (1.0 = one core fully busy). */
+function cpuBetween(before, after) {
+  const wall = (after.at - before.at) / 1000;
+  const cores = (a, b) => (a === null || b === null ? null : round((b - a) / wall, 2));
+  const apps = Object.fromEntries(Object.keys(before.apps).map((app) => [app, cores(before.apps[app], after.apps[app])]));
+  const cpuCount = cpus().length;
+  const machine =
+    before.machine && after.machine && after.machine.total > before.machine.total
+      ? round(((after.machine.busy - before.machine.busy) / (after.machine.total - before.machine.total)) * cpuCount, 2)
+      : null;
+  const generator = cores(before.self, after.self);
+  const databases = cores(before.databases, after.databases);
+  const service = Object.values(apps).reduce((a, b) => a + (b ?? 0), 0);
+  // Whatever else ran on the machine meanwhile (other jobs, the OS): should be close to 0.
+  const other = machine === null ? null : round(Math.max(0, machine - service - (generator ?? 0) - (databases ?? 0)), 2);
+  return { machine_cores_busy: machine, service_cores: apps, load_generator_cores: generator, postgres_redis_cores: databases, other_cores: other };
+}
+
+// ---------------------------------------------------------------------------------------------
+// One mode
+// ---------------------------------------------------------------------------------------------
+
+const SETTLED_STEP = 'RUNNING_PHASE';
+
+async function benchMode(mode, registerCleanup) {
+  const adminKey = generateApiKey();
+  process.stderr.write(`[${mode}] starting the built service on a fresh ${mode === 'embedded' ? 'PGlite directory' : 'PostgreSQL database + Redis'}...\n`);
+  const t0 = performance.now();
+  const service = await startService(mode, {
+    BOOTSTRAP_ADMIN_API_KEY: adminKey,
+    // Production defaults rather than the test kit's fast polling, so background polling does not
+    // weigh on the measurement more than it would in a real deployment.
+    JOBS_POLL_INTERVAL_MS: '500',
+    LOG_LEVEL: 'warn',
+  });
+  registerCleanup(service);
+  const startS = (performance.now() - t0) / 1000;
+  process.stderr.write(`[${mode}] ready in ${startS.toFixed(1)} s (audit ${service.urls.audit}, auth ${service.urls.auth})\n`);
+
+  const created = await call('POST', `${service.urls.audit}/audit/instance/create`, { name: 'Bench' }, adminKey);
+  if (created.status !== 200) throw new Error(`[${mode}] instance create answered ${created.status}: ${JSON.stringify(created.body)}\n${service.output()}`);
+  const instanceId = created.body.response.instance_id;
+
+  // The workers carry a new instance through its automated lifecycle; measure once it has settled
+  // so the background jobs do not compete with the load.
+  let step = '';
+  const settleDeadline = Date.now() + 30000;
+  for (; Date.now() < settleDeadline; await sleep(200)) {
+    const got = await call('POST', `${service.urls.audit}/audit/instance/get-instance`, { instance_id: instanceId }, adminKey);
+    if (got.status !== 200) throw new Error(`[${mode}] get-instance answered ${got.status}: ${JSON.stringify(got.body)}`);
+    step = got.body.response.step;
+    if (step === SETTLED_STEP) break;
+  }
+  if (step !== SETTLED_STEP) process.stderr.write(`[${mode}] warning: instance still at step ${step} after 30 s; measuring anyway\n`);
+  process.stderr.write(`[${mode}] instance ${instanceId} at step ${step}\n`);
+
+  const targets = [
+    {
+      route: 'get-instance (raw key)',
+      method: 'POST',
+      url: `${service.urls.audit}/audit/instance/get-instance`,
+      body: { instance_id: instanceId },
+      credential: adminKey,
+    },
+  ];
+  if (settings.withToken) {
+    const exchanged = await call('POST', `${service.urls.auth}/core/api-key/token`, { api_key: adminKey });
+    if (exchanged.status !== 200) throw new Error(`[${mode}] token exchange answered ${exchanged.status}: ${JSON.stringify(exchanged.body)}`);
+    const { access_token: token, expires_in: expiresIn } = exchanged.body.response;
+    const needed = targets.length * 2 * (settings.warmupS + settings.durationS) + 30;
+    if (typeof expiresIn === 'number' && expiresIn < needed) process.stderr.write(`[${mode}] warning: token lives ${expiresIn} s, the run needs ~${needed} s\n`);
+    targets.push({
+      route: 'get-instance (token)',
+      method: 'POST',
+      url: `${service.urls.audit}/audit/instance/get-instance`,
+      body: { instance_id: instanceId },
+      credential: token,
+    });
+  }
+  targets.push({ route: 'GET /health/live', method: 'GET', url: `${service.urls.audit}/health/live` });
+
+  const label = (target) => `[${mode}] ${target.route}`.padEnd(38);
+  const common = { concurrency: settings.concurrency, maxRequests: settings.maxRequests };
+  // Sanity check (every route answers 2xx), then one warm-up round over every route: the code paths
+  // they share (HTTP stack, authentication, database pool) are warm before the first measurement.
+  for (const target of targets) {
+    const probe = await call(target.method, target.url, target.body, target.credential);
+    if (probe.status < 200 || probe.status >= 300) throw new Error(`[${mode}] ${target.route} answered ${probe.status}: ${JSON.stringify(probe.body)}`);
+    if (settings.warmupS > 0) await runLoad(target, { ...common, label: label(target), seconds: settings.warmupS, record: false, phase: 'warm-up' });
+  }
+  const rssBefore = serviceRss(service);
+
+  const results = [];
+  for (const target of targets) {
+    const rewarm = Math.min(1, settings.warmupS);
+    if (rewarm > 0) await runLoad(target, { ...common, label: label(target), seconds: rewarm, record: false, phase: 'warm-up' });
+    const before = sampleCpu(service);
+    const run = await runLoad(target, { ...common, label: label(target), seconds: settings.durationS, record: true, phase: 'measure' });
+    const cpu = cpuBetween(before, sampleCpu(service));
+    const summary = summarise(run);
+    results.push({ mode, route: target.route, method: target.method, path: new URL(target.url).pathname, ...summary, cpu, service_rss_mb: serviceRss(service) });
+  }
+
+  process.stderr.write(`[${mode}] stopping the service...\n`);
+  await service.destroy();
+  registerCleanup(undefined);
+  return { mode, startup_s: round(startS, 2), instance_id: instanceId, instance_step: step, service_rss_mb_after_warmup: rssBefore, results };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Main
+// ---------------------------------------------------------------------------------------------
+
+function gitCommit() {
+  try {
+    const sha = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
+    const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
+    return dirty ? `${sha}-dirty` : sha;
+  } catch {
+    return null;
+  }
+}
+
+function markdownTable(rows) {
+  const fmt = (v, digits = 2) => (v === null || v === undefined ? '–' : v.toFixed(digits));
+  const lines = [
+    '| Mode | Route | req/s | p50 (ms) | p99 (ms) | Errors (non-2xx + failed) | Requests |',
+    '|---|---|---:|---:|---:|---:|---:|',
+  ];
+  for (const r of rows) {
+    lines.push(`| ${r.mode} | ${r.route} | ${fmt(r.rps, 0)} | ${fmt(r.latency_ms.p50)} | ${fmt(r.latency_ms.p99)} | ${r.errors} | ${r.requests} |`);
+  }
+  return lines.join('\n');
+}
+
+async function main() {
+  const startedAt = new Date();
+  let current;
+  let interrupted = false;
+  const onSignal = async (signal) => {
+    if (interrupted) return;
+    interrupted = true;
+    process.stderr.write(`\n${signal}: stopping the service...\n`);
+    try {
+      await current?.destroy();
+    } finally {
+      process.exit(130);
+    }
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+
+  const cpuList = cpus();
+  process.stderr.write(
+    `bench: modes=${settings.modes.join(',')} duration=${settings.durationS}s warmup=${settings.warmupS}s concurrency=${settings.concurrency}` +
+      `${settings.maxRequests ? ` max=${settings.maxRequests}` : ''} token=${settings.withToken ? 'yes' : 'no'} cpus=${cpuList.length}\n`,
+  );
+
+  // Is the machine quiet? Other work on the same cores makes every figure below noisy.
+  const idleBefore = sampleCpu(undefined);
+  await sleep(1000);
+  const idle = cpuBetween(idleBefore, sampleCpu(undefined));
+  const busyBefore = idle.machine_cores_busy;
+  if (busyBefore !== null && busyBefore > 0.25) {
+    process.stderr.write(`bench: warning: ${busyBefore} of ${cpuList.length} cores already busy before the run (load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}); figures will be noisy\n`);
+  }
+
+  const modes = [];
+  try {
+    for (const mode of settings.modes) {
+      modes.push(await benchMode(mode, (service) => (current = service)));
+    }
+  } catch (error) {
+    process.stderr.write(`\nbench failed: ${error?.stack ?? error}\n`);
+    if (current) {
+      process.stderr.write(`service output:\n${current.output().slice(-4000)}\n`);
+      await current.destroy().catch((e) => process.stderr.write(`cleanup failed: ${e}\n`));
+    }
+    process.exit(1);
+  }
+
+  const rows = modes.flatMap((m) => m.results);
+  const report = {
+    benchmark: 'instance-get',
+    started_at: startedAt.toISOString(),
+    finished_at: new Date().toISOString(),
+    git_commit: gitCommit(),
+    settings: {
+      duration_s: settings.durationS,
+      warmup_s: settings.warmupS,
+      concurrency: settings.concurrency,
+      max_requests: settings.maxRequests || null,
+      request_timeout_ms: settings.requestTimeoutMs,
+      modes: settings.modes,
+      with_token: settings.withToken,
+      load_generator: 'closed loop, node:http keep-alive Agent, same machine (loopback)',
+    },
+    machine: {
+      node: process.version,
+      platform: `${platform()} ${release()} ${arch()}`,
+      cpus: cpuList.length,
+      cpu_model: cpuList[0]?.model ?? null,
+      memory_gb: round(totalmem() / 1024 ** 3, 1),
+      cores_busy_before_run: busyBefore,
+      load_average_at_end: loadavg().map((l) => round(l, 2)),
+    },
+    modes,
+  };
+
+  mkdirSync(RESULTS_DIR, { recursive: true });
+  const stamp = startedAt.toISOString().replace(/\.\d+Z$/, 'Z').replace(/:/g, '-');
+  const file = join(RESULTS_DIR, `instance-get-${stamp}.json`);
+  writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
+
+  console.log('');
+  console.log(`## instance-get benchmark (${settings.durationS} s per route, ${settings.concurrency} connections, ${cpuList.length} CPUs, node ${process.version})`);
+  console.log('');
+  console.log(markdownTable(rows));
+  console.log('');
+  for (const r of rows.filter((x) => x.errors > 0)) {
+    console.log(`- ${r.mode} / ${r.route}: statuses ${JSON.stringify(r.statuses)}, transport errors ${JSON.stringify(r.transport_error_kinds)}`);
+  }
+  const noisy = rows.filter((r) => (r.cpu?.other_cores ?? 0) > 0.25);
+  if (noisy.length) {
+    console.log(
+      `- warning: other processes used CPU during ${noisy.map((r) => `${r.mode} / ${r.route} (${r.cpu.other_cores} cores)`).join(', ')}; those figures are noisy, run again on a quiet machine`,
+    );
+  }
+  console.log(`Results: ${relative(ROOT, file)}`);
+  // Nothing should be left running; make sure a stray handle cannot keep the process alive.
+  setTimeout(() => process.exit(0), 1000).unref();
+}
+
+await main();
