@@ -7,3 +7,5 @@ export * from './clock';
 export * from './activity';
 export * from './unit-of-work';
 export * from './job-queue';
+export * from './embedder';
+export * from './vector-index';
