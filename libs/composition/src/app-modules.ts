@@ -1,11 +1,13 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { AppConfig, PlatformCoreModule } from '@svc/config';
 import { Database, DatabaseModule } from '@svc/database';
+import { EmbeddingsModule } from '@svc/embeddings';
 import { HttpPlatformModule } from '@svc/http';
 import { IdentityModule } from '@svc/identity-infra';
 import { JobsModule } from '@svc/jobs';
 import { McpModule } from '@svc/mcp';
 import { RepositoryModule } from '@svc/repository-infra';
+import { VectorIndexModule } from '@svc/vector-index';
 import { WorkspaceModule } from '@svc/workspace-infra';
 import { PERSISTENCE } from './persistence';
 import { readinessProvider } from './readiness';
@@ -33,6 +35,16 @@ function foundation(shared: SharedInfrastructure): DynamicModule[] {
   ];
 }
 
+/** The repository context with what it needs: jobs, embeddings, the vector index. */
+export function repositoryContext(config: AppConfig, options: { withControllers: boolean; runWorkers: boolean }): DynamicModule[] {
+  return [
+    JobsModule.forRoot({ runWorkers: options.runWorkers, queuePrefix: config.JOBS_QUEUE_PREFIX }),
+    EmbeddingsModule.forRoot(),
+    VectorIndexModule.forRoot(),
+    RepositoryModule.forRoot({ withControllers: options.withControllers, withJobHandlers: options.runWorkers }),
+  ];
+}
+
 @Module({})
 export class AppRootModule {}
 
@@ -51,9 +63,8 @@ export function appModule(name: AppName, shared: SharedInfrastructure): DynamicM
         imports: [
           ...foundation(shared),
           ReadinessModule.forApp(true),
-          JobsModule.forRoot({ runWorkers: false, queuePrefix: config.JOBS_QUEUE_PREFIX }),
           IdentityModule.forRoot({ withControllers: false }),
-          RepositoryModule,
+          ...repositoryContext(config, { withControllers: false, runWorkers: false }),
           WorkspaceModule.forRoot({ withControllers: true, withJobHandlers: false }),
           HttpPlatformModule.forRoot({ title: 'docaudit audit API', wwwAuthenticate: `Bearer realm="${config.PUBLIC_AUDIT_URL}"` }),
           McpModule.forRoot({ serverName: 'docaudit-audit', auditOperationsOnly: true }),
@@ -64,9 +75,12 @@ export function appModule(name: AppName, shared: SharedInfrastructure): DynamicM
         module: AppRootModule,
         imports: [
           ...foundation(shared),
-          ReadinessModule.forApp(false),
+          ReadinessModule.forApp(true),
           IdentityModule.forRoot({ withControllers: false }),
+          ...repositoryContext(config, { withControllers: true, runWorkers: false }),
+          WorkspaceModule.forRoot({ withControllers: false, withJobHandlers: false }),
           HttpPlatformModule.forRoot({ title: 'docaudit retrieval API', wwwAuthenticate: `Bearer realm="${config.PUBLIC_RETRIEVAL_URL}"` }),
+          McpModule.forRoot({ serverName: 'docaudit-retrieval', auditOperationsOnly: false }),
         ],
       };
     case 'workers':
@@ -75,9 +89,8 @@ export function appModule(name: AppName, shared: SharedInfrastructure): DynamicM
         imports: [
           ...foundation(shared),
           ReadinessModule.forApp(true),
-          JobsModule.forRoot({ runWorkers: true, queuePrefix: config.JOBS_QUEUE_PREFIX }),
           IdentityModule.forRoot({ withControllers: false }),
-          RepositoryModule,
+          ...repositoryContext(config, { withControllers: false, runWorkers: true }),
           WorkspaceModule.forRoot({ withControllers: false, withJobHandlers: true }),
           HttpPlatformModule.forRoot({ title: 'docaudit workers (health only)' }),
         ],

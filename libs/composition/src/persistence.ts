@@ -1,7 +1,8 @@
 import { PLATFORM_MIGRATIONS, PersistenceParts } from '@svc/database';
 import { CreateIdentitySchema1763700000100, IDENTITY_ENTITIES } from '@svc/identity-infra';
 import { JOBS_MIGRATIONS } from '@svc/jobs';
-import { CreateRepositorySchema1763700000200 } from '@svc/repository-infra';
+import { AddDocumentsAndSemanticNodes1763700000500, CreateRepositorySchema1763700000200 } from '@svc/repository-infra';
+import { VECTOR_INDEX_MIGRATIONS } from '@svc/vector-index';
 import { CreateWorkspaceSchema1763700000300 } from '@svc/workspace-infra';
 
 /** Every table of the service: all apps migrate the whole schema, under an advisory lock. */
@@ -13,5 +14,7 @@ export const PERSISTENCE: PersistenceParts = {
     CreateIdentitySchema1763700000100,
     CreateRepositorySchema1763700000200,
     CreateWorkspaceSchema1763700000300,
+    ...VECTOR_INDEX_MIGRATIONS,
+    AddDocumentsAndSemanticNodes1763700000500,
   ],
 };

@@ -3,6 +3,8 @@ import { AppConfig, ConfigError, loadConfig } from '@svc/config';
 import { Database } from '@svc/database';
 import { createRootLogger, startHttpApp } from '@svc/http';
 import { BootstrapInstallation, BootstrapResult } from '@svc/identity-core';
+import { IngestDocument, INGESTION_LIMITS } from '@svc/repository-core';
+import { DEMO_DOCUMENTS } from './demo-documents';
 import { CreateAuditInstance } from '@svc/workspace-core';
 import type { Logger } from 'pino';
 import { AppName, appModule, portOf, SharedInfrastructure } from './app-modules';
@@ -30,6 +32,7 @@ async function startApp(name: AppName, shared: SharedInfrastructure, logger: Log
     logger: logger.child({ app: name }),
     jsonBodyLimit: config.JSON_BODY_LIMIT,
     trustProxy: config.TRUST_PROXY,
+    routeBodyLimits: name === 'retrieval' ? { '/api/documents/upsert': INGESTION_LIMITS.maxRequestBytes } : undefined,
   });
 }
 
@@ -49,12 +52,15 @@ async function bootstrap(app: INestApplication, config: AppConfig, logger: Logge
   return result;
 }
 
-/** First start of the standalone service: a demo audit instance owned by the admin, so there is something to look at. */
+/** First start of the standalone service: a demo repository (audit instance + documents) owned by the admin. */
 async function createDemoData(audit: INestApplication, result: BootstrapResult, logger: Logger): Promise<void> {
   if (!result.installed || !result.adminUserId) return;
   const admin = { organizationId: result.organizationId, userId: result.adminUserId, roles: ['ADMIN'] as const, credential: { kind: 'org_api_key' as const, id: 'bootstrap' } };
   const instance = await audit.get(CreateAuditInstance).execute(admin, { name: 'Demo repository' });
-  logger.info({ instanceId: instance.instance_id }, 'demo audit instance created');
+  for (const doc of DEMO_DOCUMENTS) {
+    await audit.get(IngestDocument).execute(instance.instance_id, { externalId: doc.externalId, name: doc.name, url: doc.url, owner: doc.owner, mediaType: 'text/markdown', content: Buffer.from(doc.content, 'utf8') });
+  }
+  logger.info({ instanceId: instance.instance_id, documents: DEMO_DOCUMENTS.length }, 'demo repository created');
 }
 
 /** Closes everything on SIGTERM/SIGINT within SHUTDOWN_TIMEOUT_MS, then exits. */

@@ -329,6 +329,8 @@ export function usage(command?: CommandName): string {
     '',
     'Commands:',
     ...COMMAND_NAMES.flatMap((c) => [`  ${synopsis(c)}`, `      ${COMMANDS[c].summary}`]),
+    '  ingest PATH [PATH...] --instance KI_ID [--url URL] [--api-key KEY]',
+    '      Send files or folders to a running service over the instance API, with a progress bar.',
     '  help [COMMAND]',
     '      This text, or the help of one command.',
     '',

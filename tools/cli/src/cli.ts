@@ -2,6 +2,7 @@ import { AppConfig, ConfigError, loadConfig } from '@svc/config';
 import { isDomainError } from '@svc/kernel';
 import { helpText, Invocation, parseInvocation, usage, UsageError } from './args';
 import { execute } from './commands';
+import { runIngest } from './ingest';
 import { DatabaseLockedError, DatabaseOpenError } from './context';
 import { redact } from './output';
 
@@ -33,6 +34,8 @@ interface ErrorReport {
  * command creates a key, never in error output.
  */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+  // Ingestion talks to a running service over the instance API, not to the database.
+  if (argv[0] === 'ingest') return runIngest(argv.slice(1), io);
   const json = argv.includes('--json');
   let invocation: Invocation;
   try {

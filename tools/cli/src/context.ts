@@ -1,13 +1,11 @@
 import { userInfo } from 'node:os';
 import { ConsoleLogger, DynamicModule, INestApplicationContext, LogLevel, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { PERSISTENCE } from '@svc/composition';
+import { PERSISTENCE, repositoryContext } from '@svc/composition';
 import { AppConfig, PlatformCoreModule } from '@svc/config';
 import { DatabaseModule, dataSourceOptions, EmbeddedPostgres, runMigrations } from '@svc/database';
 import { IdentityModule } from '@svc/identity-infra';
-import { JobsModule } from '@svc/jobs';
 import { CredentialKind, Principal, Role } from '@svc/kernel';
-import { RepositoryModule } from '@svc/repository-infra';
 import { WorkspaceModule } from '@svc/workspace-infra';
 import { DataSource } from 'typeorm';
 
@@ -54,9 +52,8 @@ export function cliModule(config: AppConfig): DynamicModule {
       PlatformCoreModule.forRoot(config),
       DatabaseModule.forRoot(PERSISTENCE),
       IdentityModule.forRoot({ withControllers: false }),
-      RepositoryModule,
+      ...repositoryContext(config, { withControllers: false, runWorkers: false }),
       WorkspaceModule.forRoot({ withControllers: false, withJobHandlers: false }),
-      JobsModule.forRoot({ runWorkers: false, queuePrefix: config.JOBS_QUEUE_PREFIX }),
     ],
   };
 }

@@ -52,3 +52,12 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ DATA_DIR: dir(), BOOTSTRAP_ADMIN_API_KEY: 'abc' })).toThrow(/BOOTSTRAP_ADMIN_API_KEY/);
   });
 });
+
+describe('loadConfig (embeddings)', () => {
+  it('keeps the EMBEDDINGS_* settings, typed, and names a bad one', () => {
+    const config = loadConfig({ DATA_DIR: dir(), EMBEDDINGS_PROVIDER: 'openai-compatible', EMBEDDINGS_BASE_URL: 'http://127.0.0.1:8000/v1', EMBEDDINGS_MODEL: 'bge-small', EMBEDDINGS_DIMENSIONS: '384' });
+    expect(config).toMatchObject({ EMBEDDINGS_PROVIDER: 'openai-compatible', EMBEDDINGS_DIMENSIONS: 384, EMBEDDINGS_TIMEOUT_MS: 30000 });
+    expect(() => loadConfig({ DATA_DIR: dir(), EMBEDDINGS_PROVIDER: 'magic' })).toThrow(/EMBEDDINGS_PROVIDER/);
+    expect(() => loadConfig({ DATA_DIR: dir(), EMBEDDINGS_PROVIDER: 'openai-compatible', EMBEDDINGS_BASE_URL: 'http://127.0.0.1:8000/v1' })).toThrow(/EMBEDDINGS_MODEL.*\n.*EMBEDDINGS_DIMENSIONS/s);
+  });
+});

@@ -35,6 +35,15 @@ export const configSchema = z.object({
   BOOTSTRAP_ADMIN_API_KEY: z.string().startsWith('svc_org_', 'must be an organisation key starting with svc_org_').optional(),
   BOOTSTRAP_ORGANIZATION_NAME: z.string().min(1).max(200).default('My organisation'),
   BOOTSTRAP_ADMIN_EMAIL: z.string().email().default('admin@example.com'),
+  /** `local` (feature hashing, no network) or an OpenAI-compatible /embeddings endpoint (vLLM, Ollama, ...). */
+  EMBEDDINGS_PROVIDER: z.enum(['local', 'openai-compatible']).default('local'),
+  EMBEDDINGS_BASE_URL: url.optional(),
+  EMBEDDINGS_API_KEY: z.string().min(1).optional(),
+  EMBEDDINGS_MODEL: z.string().min(1).max(200).optional(),
+  EMBEDDINGS_DIMENSIONS: z.coerce.number().int().min(8).max(16000).optional(),
+  EMBEDDINGS_TIMEOUT_MS: z.coerce.number().int().min(100).max(600000).default(30000),
+  EMBEDDINGS_BATCH_SIZE: z.coerce.number().int().min(1).max(2048).default(64),
+  EMBEDDINGS_SEND_DIMENSIONS: bool.default(false),
   /** Standalone only: create a demo audit instance on the first start. */
   DEMO_DATA: bool.default(true),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -83,6 +92,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const databaseMode = raw.DATABASE_URL ? 'postgres' : 'embedded';
   if (databaseMode === 'postgres' && !raw.AUTH_SECRET) {
     throw new ConfigError(['AUTH_SECRET: required when DATABASE_URL is set (every app of a deployment must share it)']);
+  }
+  if (raw.EMBEDDINGS_PROVIDER === 'openai-compatible') {
+    const missing = (['EMBEDDINGS_BASE_URL', 'EMBEDDINGS_MODEL', 'EMBEDDINGS_DIMENSIONS'] as const).filter((name) => raw[name] === undefined);
+    if (missing.length > 0) throw new ConfigError(missing.map((name) => `${name}: required when EMBEDDINGS_PROVIDER=openai-compatible`));
   }
   const dataDir = resolve(raw.DATA_DIR);
   const authSecret = raw.AUTH_SECRET ?? embeddedSecret(dataDir);

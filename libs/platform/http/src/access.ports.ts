@@ -15,6 +15,14 @@ export abstract class Authenticator {
   abstract authenticate(credential: PresentedCredential, surface: Surface): Promise<Principal>;
 }
 
+/**
+ * The instance API's credential (`instance-id` + `api-key` headers). Same contract as Authenticator:
+ * 401 or 503, nothing else. The principal carries `instanceId`, the only instance it may act on.
+ */
+export abstract class InstanceAuthenticator {
+  abstract authenticate(instanceId: string | undefined, apiKey: string | undefined): Promise<Principal>;
+}
+
 export interface InstanceAccess {
   organizationId: string;
   isMember: boolean;

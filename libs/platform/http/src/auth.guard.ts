@@ -1,7 +1,7 @@
-import { CanActivate, createParamDecorator, ExecutionContext, Injectable } from '@nestjs/common';
+import { CanActivate, createParamDecorator, ExecutionContext, Injectable, Optional } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { DomainError, Principal } from '@svc/kernel';
-import { Authenticator } from './access.ports';
+import { Authenticator, InstanceAuthenticator } from './access.ports';
 import { OPERATION_METADATA, OperationDefinition, PUBLIC_METADATA, Surface } from './operation.decorator';
 import { OperationAuthorizer } from './operation-authorizer';
 import { PlatformRequest } from './request-context';
@@ -24,6 +24,7 @@ export class PlatformAuthGuard implements CanActivate {
     private readonly reflector: Reflector,
     private readonly authenticator: Authenticator,
     private readonly authorizer: OperationAuthorizer,
+    @Optional() private readonly instanceAuthenticator?: InstanceAuthenticator,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -32,6 +33,16 @@ export class PlatformAuthGuard implements CanActivate {
     const request = context.switchToHttp().getRequest<PlatformRequest>();
     const operation = this.reflector.get<OperationDefinition | undefined>(OPERATION_METADATA, context.getHandler());
     const surface: Surface = operation?.surface ?? this.reflector.getAllAndOverride<Surface>(SURFACE_METADATA, targets) ?? 'resource';
+    if (surface === 'instance') {
+      // Instance API: its own headers only; bearer credentials are not accepted here (SECURITY.md).
+      if (!this.instanceAuthenticator) throw new Error('Instance API route without an InstanceAuthenticator');
+      const header = (name: string) => {
+        const value = request.headers[name];
+        return Array.isArray(value) ? value[0] : value;
+      };
+      request.principal = await this.instanceAuthenticator.authenticate(header('instance-id'), header('api-key'));
+      return true;
+    }
     const bearer = bearerFrom(request.headers.authorization);
     if (!bearer) {
       throw DomainError.unauthenticated('AUTH.MISSING_CREDENTIAL', 'Send a credential as Authorization: Bearer <token or API key>.');

@@ -15,6 +15,8 @@ export interface HttpAppOptions {
   logger: Logger;
   jsonBodyLimit: string;
   trustProxy: string;
+  /** Larger JSON limits for specific paths (document ingestion), instead of jsonBodyLimit. */
+  routeBodyLimits?: Record<string, string>;
 }
 
 /**
@@ -30,7 +32,10 @@ export async function startHttpApp(module: Type<unknown> | object, options: Http
   app.disable('x-powered-by');
   app.set('trust proxy', parseTrustProxy(options.trustProxy));
   app.use(requestIdAndAccessLog(options.logger));
-  app.use(json({ limit: options.jsonBodyLimit, strict: false, type: ['application/json', 'application/*+json'] }));
+  const jsonTypes = ['application/json', 'application/*+json'];
+  for (const [path, limit] of Object.entries(options.routeBodyLimits ?? {})) app.use(path, json({ limit, strict: false, type: jsonTypes }));
+  // A body already read by a route-specific parser is skipped by this one.
+  app.use(json({ limit: options.jsonBodyLimit, strict: false, type: jsonTypes }));
   app.use(urlencoded({ extended: false, limit: '64kb' }));
   // Body-parser failures (bad JSON, too large, bad charset) never reach Nest's filters: answer them here, same shape.
   app.use((error: unknown, req: Request, res: Response, next: NextFunction) => {

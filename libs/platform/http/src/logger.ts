@@ -19,6 +19,8 @@ export const REDACTED_PATHS = [
   '*.access_token',
   '*.client_secret',
   '*.secret',
+  '*.EMBEDDINGS_API_KEY',
+  '*.AUTH_SECRET',
 ];
 
 export function createRootLogger(options: { level: string; name: string; destination?: pino.DestinationStream }): Logger {

@@ -3,7 +3,7 @@ import { AUDIT_OPERATIONS, AuditOperationName } from '@svc/contracts';
 import type { Permission } from '@svc/kernel';
 
 /** The surface a route belongs to decides which credentials it accepts (SECURITY.md). */
-export type Surface = 'resource' | 'platform';
+export type Surface = 'resource' | 'platform' | 'instance';
 
 export interface OperationDefinition {
   /** Operation name; for audit operations also the MCP tool name. */

@@ -1,18 +1,96 @@
-import { Global, Module } from '@nestjs/common';
+import { DynamicModule, Global, Injectable, Module, OnModuleInit } from '@nestjs/common';
+import { REPOSITORY_JOB_NAMES, RepositoryIndexDocumentPayload } from '@svc/contracts';
 import { APP_CONFIG, AppConfig, deriveKey } from '@svc/config';
-import { CountPendingDocuments, CreateRepositoryInstance, InstanceKeyHasher, RepositoryInstanceStore } from '@svc/repository-core';
+import { InstanceAuthenticator } from '@svc/http';
+import { JobHandlerRegistry } from '@svc/jobs';
+import {
+  AuthenticateInstanceKey,
+  CountPendingDocuments,
+  CreateRepositoryInstance,
+  DeleteDocument,
+  DocumentParser,
+  DocumentRepository,
+  GetDocument,
+  GetDocumentsByIds,
+  IndexDocument,
+  IngestDocument,
+  InstanceKeyHasher,
+  ListDocuments,
+  ReindexDocuments,
+  RepositoryInstanceStore,
+  SearchSemanticNodes,
+  SemanticNodeRepository,
+} from '@svc/repository-core';
 import { HmacInstanceKeyHasher } from './hmac-instance-key-hasher';
+import { RepositoryInstanceAuthenticator } from './instance-authenticator';
+import { CompositeDocumentParser } from './parsers/composite-document-parser';
+import { InstanceDocumentsController, RetrievalController } from './repository.controllers';
+import { TypeOrmDocumentRepository, TypeOrmSemanticNodeRepository } from './typeorm-documents.store';
 import { TypeOrmRepositoryInstanceStore } from './typeorm-repository-instance.store';
 
-/** The repository context (so far: instances and their keys). */
+const USE_CASES = [
+  AuthenticateInstanceKey,
+  CountPendingDocuments,
+  CreateRepositoryInstance,
+  DeleteDocument,
+  GetDocument,
+  GetDocumentsByIds,
+  IndexDocument,
+  IngestDocument,
+  ListDocuments,
+  ReindexDocuments,
+  SearchSemanticNodes,
+];
+
+/** Registers the indexation handler in processes that run workers. */
+@Injectable()
+export class RepositoryJobHandlers implements OnModuleInit {
+  constructor(
+    private readonly registry: JobHandlerRegistry,
+    private readonly indexDocument: IndexDocument,
+  ) {}
+
+  onModuleInit(): void {
+    // Not transactional: parsing and embedding must not hold the (embedded) database connection;
+    // the use case writes its results in one short transaction and is idempotent.
+    this.registry.register<RepositoryIndexDocumentPayload>(
+      REPOSITORY_JOB_NAMES.indexDocument,
+      async (payload, ctx) => {
+        await this.indexDocument.execute(payload, { attempt: ctx.attempt, maxAttempts: ctx.maxAttempts, progress: (p, m) => ctx.progress(p, m) });
+      },
+      { transactional: false },
+    );
+  }
+}
+
+export interface RepositoryModuleOptions {
+  /** Serve the instance API (`/api/documents/...`) and `/retrieval/...` (the retrieval app). */
+  withControllers: boolean;
+  withJobHandlers: boolean;
+}
+
+/**
+ * The repository context: instances and their keys, documents, semantic nodes, indexation and
+ * retrieval. Needs the jobs, embeddings and vector-index platform modules.
+ */
 @Global()
-@Module({
-  providers: [
-    { provide: RepositoryInstanceStore, useClass: TypeOrmRepositoryInstanceStore },
-    { provide: InstanceKeyHasher, inject: [APP_CONFIG], useFactory: (c: AppConfig) => new HmacInstanceKeyHasher(deriveKey(c.authSecret, 'instance-key-pepper')) },
-    CreateRepositoryInstance,
-    CountPendingDocuments,
-  ],
-  exports: [CreateRepositoryInstance, CountPendingDocuments],
-})
-export class RepositoryModule {}
+@Module({})
+export class RepositoryModule {
+  static forRoot(options: RepositoryModuleOptions = { withControllers: false, withJobHandlers: false }): DynamicModule {
+    return {
+      module: RepositoryModule,
+      controllers: options.withControllers ? [InstanceDocumentsController, RetrievalController] : [],
+      providers: [
+        { provide: RepositoryInstanceStore, useClass: TypeOrmRepositoryInstanceStore },
+        { provide: DocumentRepository, useClass: TypeOrmDocumentRepository },
+        { provide: SemanticNodeRepository, useClass: TypeOrmSemanticNodeRepository },
+        { provide: DocumentParser, useClass: CompositeDocumentParser },
+        { provide: InstanceKeyHasher, inject: [APP_CONFIG], useFactory: (c: AppConfig) => new HmacInstanceKeyHasher(deriveKey(c.authSecret, 'instance-key-pepper')) },
+        { provide: InstanceAuthenticator, useClass: RepositoryInstanceAuthenticator },
+        ...USE_CASES,
+        ...(options.withJobHandlers ? [RepositoryJobHandlers] : []),
+      ],
+      exports: [InstanceAuthenticator, ...USE_CASES],
+    };
+  }
+}

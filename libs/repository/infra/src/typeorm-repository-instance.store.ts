@@ -25,6 +25,14 @@ export class TypeOrmRepositoryInstanceStore extends RepositoryInstanceStore {
     );
   }
 
+  async findApiKey(lookupId: string) {
+    const rows: { id: string; instance_id: string; name: string; lookup_id: string; secret_hash: string; created_at: Date; revoked_at: Date | null; organization_id: string }[] = await this.uow
+      .manager()
+      .query(`SELECT k.*, i.organization_id FROM repository.instance_api_keys k JOIN repository.instances i ON i.id = k.instance_id WHERE k.lookup_id = $1 AND k.revoked_at IS NULL`, [lookupId]);
+    const r = rows[0];
+    return r ? { id: r.id, instanceId: r.instance_id, name: r.name, lookupId: r.lookup_id, secretHash: r.secret_hash, createdAt: r.created_at, revokedAt: r.revoked_at, organizationId: r.organization_id } : null;
+  }
+
   async countPendingDocuments(instanceId: string): Promise<number> {
     const rows: { n: string }[] = await this.uow.manager().query(`SELECT count(*) AS n FROM repository.documents WHERE instance_id = $1 AND state = ANY($2)`, [instanceId, [...PENDING_INDEXATION_STATES]]);
     return Number(rows[0]?.n ?? 0);

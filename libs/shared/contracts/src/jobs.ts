@@ -12,3 +12,14 @@ export interface WorkspaceRunStepPayload {
   /** The step whose background work should run; a stale job (instance moved on) does nothing. */
   step: string;
 }
+
+export const REPOSITORY_JOB_NAMES = {
+  indexDocument: 'repository.index-document',
+} as const;
+
+export interface RepositoryIndexDocumentPayload {
+  instanceId: string;
+  documentId: string;
+  /** The content version to index; a job for an older version does nothing. */
+  contentHash: string;
+}

@@ -4,7 +4,7 @@ import type { Role } from './roles';
  * How the caller proved who they are. Decides which surfaces accept it (SECURITY.md). `cli` is an
  * operator using the admin CLI on the database directly; no HTTP surface accepts it.
  */
-export type CredentialKind = 'org_api_key' | 'key_exchange_token' | 'oauth_token' | 'session_cookie' | 'cli';
+export type CredentialKind = 'org_api_key' | 'key_exchange_token' | 'oauth_token' | 'session_cookie' | 'instance_api_key' | 'cli';
 
 /** The authenticated caller, the same shape whatever the credential. */
 export interface Principal {
@@ -12,4 +12,6 @@ export interface Principal {
   userId: string;
   roles: readonly Role[];
   credential: { kind: CredentialKind; id: string };
+  /** Set for instance API keys: the one repository instance the credential may act on. */
+  instanceId?: string;
 }

@@ -1,0 +1,119 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { generateApiKey } from '@svc/identity-core';
+import { Json, post, RunningService, ServiceMode, startService } from '@svc/test-kit';
+
+/** Documents in through the instance API, indexed by the workers, found again by hybrid search. */
+describe.each<ServiceMode>(['embedded', 'distributed'])('ingestion and semantic search (%s)', (mode) => {
+  let service: RunningService;
+  const adminKey = generateApiKey();
+  let instanceId: string;
+  let instanceKey: string;
+
+  const api = (path: string, body: unknown, headers: Record<string, string> = { 'instance-id': instanceId, 'api-key': instanceKey }) =>
+    post(`${service.urls.retrieval}${path}`, body, undefined, headers);
+  const search = (query: string, credential = adminKey) => post(`${service.urls.retrieval}/retrieval/semantic-nodes/search`, { query, instance_id: instanceId }, credential);
+
+  async function settled(): Promise<Json[]> {
+    for (const deadline = Date.now() + 60000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 250))) {
+      const list = await api('/api/documents/list', { limit: 100 });
+      const items: Json[] = list.body.response.items;
+      if (items.every((d) => !['PENDING', 'PARSING'].includes(d.state))) return items;
+    }
+    throw new Error('documents still pending after 60 s');
+  }
+
+  beforeAll(async () => {
+    service = await startService(mode, { BOOTSTRAP_ADMIN_API_KEY: adminKey });
+    instanceId = (await post(`${service.urls.audit}/audit/instance/create`, { name: 'Handbook' }, adminKey)).body.response.instance_id;
+    instanceKey = (await post(`${service.urls.audit}/audit/instance/get-svc-instances`, { instance_id: instanceId }, adminKey)).body.response[0].api_key;
+  }, 120000);
+  afterAll(async () => {
+    await service?.destroy();
+  });
+
+  it('ingests Markdown, HTML and text, and marks a broken PDF PARSING_ERROR without stopping the others', async () => {
+    const refunds = await api('/api/documents/upsert', {
+      external_id: 'policies/refunds.md',
+      name: 'refunds.md',
+      url: 'https://intranet.example/refunds',
+      owner: 'finance',
+      extraproperties: { team: 'billing' },
+      content_text: '# Refund policy\n\n## Deadlines\n\nRefunds are processed within 30 days of the request.\n\n- Card payments are refunded to the card.\n- Transfers are refunded by transfer.\n',
+    });
+    expect(refunds.status).toBe(200);
+    expect(refunds.body.response).toMatchObject({ external_id: 'policies/refunds.md', state: 'PENDING', media_type: 'text/markdown', reindexing: true, extraproperties: { team: 'billing' } });
+    expect(refunds.body.response.id).toMatch(/^kd_/);
+    expect((await api('/api/documents/upsert', { external_id: 'cafeteria.html', name: 'cafeteria.html', content_text: '<html><head><title>Cafeteria</title></head><body><h1>Cafeteria</h1><p>The cafeteria opens at noon and closes at 3 pm.</p><script>alert(1)</script></body></html>' })).status).toBe(200);
+    expect((await api('/api/documents/upsert', { external_id: 'notes.txt', name: 'notes.txt', content_text: 'Parking is free for employees.\n\nVisitors pay at the gate.' })).status).toBe(200);
+    expect((await api('/api/documents/upsert', { external_id: 'broken.pdf', name: 'broken.pdf', content_base64: Buffer.from('%PDF-1.4 this is not really a pdf').toString('base64') })).status).toBe(200);
+
+    const documents = await settled();
+    const state = (id: string) => documents.find((d) => d.external_id === id);
+    expect(state('policies/refunds.md')).toMatchObject({ state: 'INDEXED', failure_reason: null });
+    expect(state('cafeteria.html')).toMatchObject({ state: 'INDEXED' });
+    expect(state('notes.txt')).toMatchObject({ state: 'INDEXED' });
+    expect(state('broken.pdf')).toMatchObject({ state: 'PARSING_ERROR', failure_reason: expect.any(String) });
+  });
+
+  it('finds the answering excerpt first with hybrid search, grouped by document', async () => {
+    const res = await search('how long do refunds take?');
+    expect(res.status).toBe(200);
+    const first = res.body.response.semantic_nodes[0];
+    expect(first).toMatchObject({ id: expect.stringMatching(/^kn_/), document_id: expect.stringMatching(/^kd_/), position: expect.any(Number), score: expect.any(Number) });
+    expect(first.text).toContain('30 days');
+    expect(res.body.response.documents_contents[0]).toMatchObject({ document_name: 'refunds.md', document_url: 'https://intranet.example/refunds', excerpts: expect.arrayContaining([expect.stringContaining('30 days')]) });
+    const cafeteria = await search('when does the cafeteria open');
+    expect(cafeteria.body.response.semantic_nodes[0].text).toContain('noon');
+    expect(cafeteria.body.response.semantic_nodes.map((n: Json) => n.text).join(' ')).not.toContain('alert(1)');
+  });
+
+  it('does not re-index unchanged content, and replaces changed content under the same external id', async () => {
+    const listBefore = await api('/api/documents/list', {});
+    const same = await api('/api/documents/upsert', { external_id: 'notes.txt', name: 'notes.txt', content_text: 'Parking is free for employees.\n\nVisitors pay at the gate.' });
+    expect(same.body.response).toMatchObject({ reindexing: false, state: 'INDEXED' });
+    const changed = await api('/api/documents/upsert', { external_id: 'notes.txt', name: 'notes.txt', content_text: 'Parking costs 5 euros a day for employees.' });
+    expect(changed.body.response).toMatchObject({ reindexing: true, state: 'PENDING', id: same.body.response.id });
+    await settled();
+    expect((await api('/api/documents/list', {})).body.response.total).toBe(listBefore.body.response.total);
+    const parking = await search('parking price for employees');
+    expect(parking.body.response.semantic_nodes[0].text).toContain('5 euros');
+  });
+
+  it('serves the retrieval tools on its /mcp endpoint (official SDK client)', async () => {
+    const client = new Client({ name: 'e2e', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${service.urls.retrieval}/mcp`), { requestInit: { headers: { authorization: `Bearer ${adminKey}` } } }));
+    const names = (await client.listTools()).tools.map((t) => t.name).sort();
+    expect(names).toEqual(['retrieval_documents_get', 'retrieval_documents_get_by_ids', 'retrieval_documents_list', 'retrieval_semantic_nodes_search']);
+    const result = await client.callTool({ name: 'retrieval_semantic_nodes_search', arguments: { query: 'refund deadline', instance_id: instanceId } });
+    expect(result.isError).toBeFalsy();
+    const body = result.structuredContent as Json;
+    expect(body.response.semantic_nodes[0].text).toContain('30 days');
+    const refused = await client.callTool({ name: 'retrieval_documents_list', arguments: { instance_id: 'ki_01ARZ3NDEKTSV4RRFFQ69G5FAV' } });
+    expect(refused.isError).toBe(true);
+    await client.close();
+  });
+
+  it('removes a deleted document from search at once', async () => {
+    const cafeteria = (await api('/api/documents/list', {})).body.response.items.find((d: Json) => d.external_id === 'cafeteria.html');
+    expect((await api('/api/documents/delete', { document_id: cafeteria.id })).body).toEqual({ response: true });
+    const res = await search('when does the cafeteria open');
+    expect(res.body.response.semantic_nodes.map((n: Json) => n.document_id)).not.toContain(cafeteria.id);
+    expect((await api('/api/documents/get', { document_id: cafeteria.id })).body.response.state).toBe('DELETED');
+  });
+
+  it('refuses bad input and bad credentials', async () => {
+    expect((await api('/api/documents/upsert', { external_id: 'x', name: 'slides.pptx', content_text: 'x' })).status).toBe(400);
+    expect((await api('/api/documents/upsert', { external_id: 'x', name: 'x.md' })).status).toBe(400);
+    const tooBig = await api('/api/documents/upsert', { external_id: 'big', name: 'big.txt', content_base64: Buffer.alloc(10 * 1024 * 1024 + 1, 97).toString('base64') });
+    expect(tooBig.status).toBe(413);
+    expect((await api('/api/documents/list', {}, { 'instance-id': instanceId, 'api-key': 'svc_ins_wrong' })).status).toBe(401);
+    expect((await api('/api/documents/list', {}, {})).status).toBe(401);
+    expect((await post(`${service.urls.retrieval}/api/documents/list`, {}, adminKey)).status).toBe(401);
+    const otherInstance = (await post(`${service.urls.audit}/audit/instance/create`, { name: 'Other' }, adminKey)).body.response.instance_id;
+    expect((await api('/api/documents/list', {}, { 'instance-id': otherInstance, 'api-key': instanceKey })).status).toBe(401);
+    expect((await search('anything', 'garbage')).status).toBe(401);
+    const billing = await post(`${service.urls.auth}/core/organization/api-keys/create`, { name: 'billing', roles: ['BILLING'] }, (await post(`${service.urls.auth}/core/api-key/token`, { api_key: adminKey })).body.response.access_token);
+    expect((await search('refunds', billing.body.response.api_key)).status).toBe(403);
+  });
+});

@@ -1,0 +1,239 @@
+import { randomBytes } from 'node:crypto';
+import { isDomainError, UnitOfWork, VectorIndex, VectorMatch } from '@svc/kernel';
+
+export interface VectorIndexFixture {
+  index: VectorIndex;
+  /** The unit of work the adapter's writes join; omitted for adapters that join no transaction. */
+  uow?: UnitOfWork;
+  /** True when the adapter is exact; approximate ones (HNSW) are held to a recall bound instead. */
+  exact: boolean;
+}
+
+const cosine = (a: number[], b: number[]) => {
+  const dot = a.reduce((s, x, i) => s + x * b[i], 0);
+  return dot / (Math.hypot(...a) * Math.hypot(...b));
+};
+
+/** A deterministic pseudo-random generator, so a failing case can be replayed. */
+function seeded(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+    return s / 2 ** 32;
+  };
+}
+
+async function invalidCode(promise: Promise<unknown>): Promise<string> {
+  try {
+    await promise;
+  } catch (error) {
+    if (isDomainError(error) && error.kind === 'invalid') return error.code;
+    throw error;
+  }
+  return 'no error';
+}
+
+/**
+ * What every VectorIndex adapter promises (kernel/vector-index.ts). Each test works in instances of
+ * its own, so the suite needs no cleanup between tests and can share one database.
+ */
+export function vectorIndexContract(name: string, setup: () => Promise<VectorIndexFixture>): void {
+  describe(`VectorIndex contract: ${name}`, () => {
+    let index: VectorIndex;
+    let fixture: VectorIndexFixture;
+    const run = randomBytes(4).toString('hex');
+    let counter = 0;
+    const newInstance = () => `ins_${run}_${++counter}`;
+    const ids = (matches: VectorMatch[]) => matches.map((m) => m.id);
+
+    beforeAll(async () => {
+      fixture = await setup();
+      index = fixture.index;
+    });
+
+    it('returns the nearest vectors by cosine similarity, best first, with their scores', async () => {
+      const ins = newInstance();
+      await index.upsert(ins, 'm1', [
+        { id: 'kn_a', documentId: 'doc_1', vector: [3, 0, 0, 0] },
+        { id: 'kn_b', documentId: 'doc_1', vector: [1, 1, 0, 0] },
+        { id: 'kn_c', documentId: 'doc_2', vector: [0, 2, 0, 0] },
+        { id: 'kn_d', documentId: 'doc_2', vector: [-1, 0, 0, 0] },
+        { id: 'kn_e', documentId: 'doc_3', vector: [1, 0, 1, 1] },
+      ]);
+      const matches = await index.search(ins, 'm1', [1, 0, 0, 0], 10);
+      expect(ids(matches)).toEqual(['kn_a', 'kn_b', 'kn_e', 'kn_c', 'kn_d']);
+      expect(matches.map((m) => m.documentId)).toEqual(['doc_1', 'doc_1', 'doc_3', 'doc_2', 'doc_2']);
+      const expected = [1, Math.SQRT1_2, 1 / Math.sqrt(3), 0, -1];
+      matches.forEach((m, i) => expect(m.score).toBeCloseTo(expected[i], 5));
+      // The query need not be normalised either.
+      expect((await index.search(ins, 'm1', [0, 5, 0, 0], 1)).map((m) => [m.id, Number(m.score.toFixed(5))])).toEqual([['kn_c', 1]]);
+    });
+
+    it('replaces the vector of a node upserted again, and keeps the last of duplicates in one call', async () => {
+      const ins = newInstance();
+      await index.upsert(ins, 'm1', [{ id: 'kn_1', documentId: 'doc_old', vector: [1, 0, 0] }]);
+      await index.upsert(ins, 'm1', [
+        { id: 'kn_1', documentId: 'doc_new', vector: [1, 1, 0] },
+        { id: 'kn_2', documentId: 'doc_new', vector: [1, 0, 0] },
+        { id: 'kn_2', documentId: 'doc_new', vector: [0, 0, 1] },
+      ]);
+      const matches = await index.search(ins, 'm1', [0, 1, 0], 10);
+      expect(matches.map((m) => [m.id, m.documentId])).toEqual([
+        ['kn_1', 'doc_new'],
+        ['kn_2', 'doc_new'],
+      ]);
+      expect(matches[0].score).toBeCloseTo(Math.SQRT1_2, 5);
+      expect(matches[1].score).toBeCloseTo(0, 5);
+    });
+
+    it('keeps instances apart', async () => {
+      const [a, b] = [newInstance(), newInstance()];
+      await index.upsert(a, 'm1', [{ id: 'kn_in_a', documentId: 'doc_a', vector: [1, 0] }]);
+      await index.upsert(b, 'm1', [{ id: 'kn_in_b', documentId: 'doc_b', vector: [1, 0] }]);
+      expect(ids(await index.search(a, 'm1', [1, 0], 10))).toEqual(['kn_in_a']);
+      expect(ids(await index.search(b, 'm1', [1, 0], 10))).toEqual(['kn_in_b']);
+      expect(await index.search(newInstance(), 'm1', [1, 0], 10)).toEqual([]);
+    });
+
+    it('keeps models apart, also models of the same size, and never compares vectors of different sizes', async () => {
+      const ins = newInstance();
+      await index.upsert(ins, 'model-a', [{ id: 'kn_a', documentId: 'doc_1', vector: [1, 0, 0] }]);
+      await index.upsert(ins, "model-b's", [{ id: 'kn_b', documentId: 'doc_1', vector: [1, 0, 0] }]);
+      await index.upsert(ins, 'model-c', [{ id: 'kn_c', documentId: 'doc_1', vector: [1, 0, 0, 0, 0] }]);
+      expect(ids(await index.search(ins, 'model-a', [1, 0, 0], 10))).toEqual(['kn_a']);
+      expect(ids(await index.search(ins, "model-b's", [1, 0, 0], 10))).toEqual(['kn_b']);
+      expect(ids(await index.search(ins, 'model-c', [1, 0, 0, 0, 0], 10))).toEqual(['kn_c']);
+      expect(await index.search(ins, 'model-a', [1, 0, 0, 0, 0], 10)).toEqual([]);
+    });
+
+    it("removes a document's vectors, and only those", async () => {
+      const [ins, other] = [newInstance(), newInstance()];
+      await index.upsert(ins, 'm1', [
+        { id: 'kn_1', documentId: 'doc_gone', vector: [1, 0] },
+        { id: 'kn_2', documentId: 'doc_gone', vector: [1, 1] },
+        { id: 'kn_3', documentId: 'doc_kept', vector: [0, 1] },
+      ]);
+      await index.upsert(ins, 'm2', [{ id: 'kn_4', documentId: 'doc_gone', vector: [1, 0] }]);
+      await index.upsert(other, 'm1', [{ id: 'kn_5', documentId: 'doc_gone', vector: [1, 0] }]);
+      await index.removeDocument(ins, 'doc_gone');
+      expect(ids(await index.search(ins, 'm1', [1, 0], 10))).toEqual(['kn_3']);
+      expect(await index.search(ins, 'm2', [1, 0], 10)).toEqual([]);
+      expect(ids(await index.search(other, 'm1', [1, 0], 10))).toEqual(['kn_5']);
+      await index.removeDocument(ins, 'doc_never_indexed');
+    });
+
+    it('orders equal scores by node id, also across the limit', async () => {
+      const ins = newInstance();
+      await index.upsert(ins, 'm1', [
+        { id: 'kn_b', documentId: 'doc_1', vector: [1, 1] },
+        { id: 'kn_C', documentId: 'doc_1', vector: [1, 1] },
+        { id: 'kn_a', documentId: 'doc_2', vector: [1, 1] },
+        { id: 'kn_best', documentId: 'doc_2', vector: [1, 0.9] },
+      ]);
+      expect(ids(await index.search(ins, 'm1', [1, 1], 10))).toEqual(['kn_C', 'kn_a', 'kn_b', 'kn_best']);
+      expect(ids(await index.search(ins, 'm1', [1, 1], 2))).toEqual(['kn_C', 'kn_a']);
+    });
+
+    it('returns at most `limit` matches, none for a zero limit, and refuses absurd limits', async () => {
+      const ins = newInstance();
+      await index.upsert(
+        ins,
+        'm1',
+        Array.from({ length: 12 }, (_, i) => ({ id: `kn_${String(i).padStart(2, '0')}`, documentId: 'doc_1', vector: [1, i / 10] })),
+      );
+      expect(await index.search(ins, 'm1', [1, 0], 5)).toHaveLength(5);
+      expect(ids(await index.search(ins, 'm1', [1, 0], 3))).toEqual(['kn_00', 'kn_01', 'kn_02']);
+      expect(await index.search(ins, 'm1', [1, 0], 0)).toEqual([]);
+      expect(await index.search(ins, 'm1', [1, 0], 100)).toHaveLength(12);
+      expect(await invalidCode(index.search(ins, 'm1', [1, 0], 1001))).toBe('VECTOR_INDEX.LIMIT_TOO_LARGE');
+    });
+
+    it('never matches the zero vector, stored or searched', async () => {
+      const ins = newInstance();
+      await index.upsert(ins, 'm1', [
+        { id: 'kn_zero', documentId: 'doc_1', vector: [0, 0, 0] },
+        { id: 'kn_one', documentId: 'doc_1', vector: [0, 0, 1] },
+      ]);
+      expect(ids(await index.search(ins, 'm1', [1, 0, 0], 10))).toEqual(['kn_one']);
+      expect(await index.search(ins, 'm1', [0, 0, 0], 10)).toEqual([]);
+    });
+
+    it('accepts vectors of any finite scale, huge or tiny components included', async () => {
+      const ins = newInstance();
+      await index.upsert(ins, 'm1', [
+        { id: 'kn_huge', documentId: 'doc_1', vector: [1e300, 1e300, 0] },
+        { id: 'kn_tiny', documentId: 'doc_1', vector: [1e-300, 0, 1e-310] },
+        { id: 'kn_mixed', documentId: 'doc_1', vector: [1e-50, 1, 0] },
+      ]);
+      const matches = await index.search(ins, 'm1', [1e-200, 1e-200, 0], 10);
+      expect(matches.map((m) => [m.id, Number(m.score.toFixed(5))])).toEqual([
+        ['kn_huge', 1],
+        ['kn_mixed', Number(Math.SQRT1_2.toFixed(5))],
+        ['kn_tiny', Number(Math.SQRT1_2.toFixed(5))],
+      ]);
+    });
+
+    it('refuses malformed input, and accepts an empty upsert', async () => {
+      const ins = newInstance();
+      await index.upsert(ins, 'm1', []);
+      const mixed = index.upsert(ins, 'm1', [
+        { id: 'kn_1', documentId: 'doc_1', vector: [1, 0] },
+        { id: 'kn_2', documentId: 'doc_1', vector: [1, 0, 0] },
+      ]);
+      expect(await invalidCode(mixed)).toBe('VECTOR_INDEX.INVALID_INPUT');
+      expect(await invalidCode(index.upsert(ins, 'm1', [{ id: 'kn_1', documentId: 'doc_1', vector: [1, Number.NaN] }]))).toBe(
+        'VECTOR_INDEX.INVALID_INPUT',
+      );
+      expect(await invalidCode(index.upsert(ins, 'm1', [{ id: '', documentId: 'doc_1', vector: [1] }]))).toBe('VECTOR_INDEX.INVALID_INPUT');
+      expect(await invalidCode(index.search(ins, 'm1', [], 3))).toBe('VECTOR_INDEX.INVALID_INPUT');
+      expect(await invalidCode(index.search(ins, '', [1], 3))).toBe('VECTOR_INDEX.INVALID_INPUT');
+      expect(await index.search(ins, 'm1', [1, 0], 10)).toEqual([]);
+    });
+
+    it('finds the true nearest neighbours among a few hundred vectors', async () => {
+      const ins = newInstance();
+      const random = seeded(7);
+      const vectors = Array.from({ length: 400 }, (_, i) => ({
+        id: `kn_${String(i).padStart(4, '0')}`,
+        documentId: `doc_${i % 20}`,
+        vector: Array.from({ length: 24 }, () => random() * 2 - 1),
+      }));
+      await index.upsert(ins, 'm-large', vectors);
+      const query = Array.from({ length: 24 }, () => random() * 2 - 1);
+      const truth = vectors
+        .map((v) => ({ id: v.id, score: cosine(v.vector, query) }))
+        .sort((a, b) => b.score - a.score)
+        .slice(0, 10);
+      const found = await index.search(ins, 'm-large', query, 10);
+      expect(found).toHaveLength(10);
+      for (let i = 1; i < found.length; i++) expect(found[i - 1].score).toBeGreaterThanOrEqual(found[i].score);
+      if (fixture.exact) {
+        expect(ids(found)).toEqual(truth.map((t) => t.id));
+        found.forEach((m, i) => expect(m.score).toBeCloseTo(truth[i].score, 5));
+      } else {
+        const recall = found.filter((m) => truth.some((t) => t.id === m.id)).length / truth.length;
+        expect(recall).toBeGreaterThanOrEqual(0.9);
+      }
+    });
+
+    it('joins the caller\'s transaction: a rolled-back upsert or removal leaves no trace', async () => {
+      const uow = fixture.uow;
+      if (!uow) return; // this adapter joins no transaction
+      const ins = newInstance();
+      await index.upsert(ins, 'm1', [{ id: 'kn_kept', documentId: 'doc_1', vector: [1, 0] }]);
+      const rolledBack = uow.run(async () => {
+        await index.upsert(ins, 'm1', [
+          { id: 'kn_new', documentId: 'doc_2', vector: [1, 0] },
+          { id: 'kn_kept', documentId: 'doc_1', vector: [0, 1] },
+        ]);
+        await index.removeDocument(ins, 'doc_1');
+        expect(ids(await index.search(ins, 'm1', [1, 0], 10))).toEqual(['kn_new']);
+        throw new Error('roll back');
+      });
+      await expect(rolledBack).rejects.toThrow('roll back');
+      const after = await index.search(ins, 'm1', [1, 0], 10);
+      expect(ids(after)).toEqual(['kn_kept']);
+      expect(after[0].score).toBeCloseTo(1, 5);
+    });
+  });
+}

@@ -1,0 +1,33 @@
+import type { Page, PageRequest } from '@svc/kernel';
+import type { RepositoryDocument, SemanticNode } from './document';
+import type { IndexationState } from './repository-instance';
+
+export abstract class DocumentRepository {
+  abstract findByExternalId(instanceId: string, externalId: string): Promise<RepositoryDocument | null>;
+  abstract get(instanceId: string, id: string): Promise<RepositoryDocument | null>;
+  /** Inserts or replaces the document row (by id). */
+  abstract save(document: RepositoryDocument): Promise<void>;
+  /** Newest first, ties by id; `state` filters, DELETED documents are listed only when asked for. */
+  abstract list(instanceId: string, page: PageRequest, state?: IndexationState): Promise<Page<RepositoryDocument>>;
+  abstract saveContent(documentId: string, content: Buffer): Promise<void>;
+  abstract loadContent(documentId: string): Promise<Buffer | null>;
+  abstract removeContent(documentId: string): Promise<void>;
+  /** Ids of the instance's documents not DELETED, for re-indexation. */
+  abstract activeIds(instanceId: string): Promise<string[]>;
+}
+
+export interface FullTextMatch {
+  id: string;
+  documentId: string;
+  rank: number;
+}
+
+export abstract class SemanticNodeRepository {
+  /** Replaces every node of the document (its full-text index with them). */
+  abstract replaceForDocument(documentId: string, nodes: SemanticNode[]): Promise<void>;
+  abstract removeForDocument(documentId: string): Promise<void>;
+  /** Best full-text matches of the instance's indexed documents, best first (ties by id). */
+  abstract fullTextSearch(instanceId: string, query: string, limit: number): Promise<FullTextMatch[]>;
+  /** The nodes with these ids, in no particular order; unknown ids are skipped. */
+  abstract getMany(ids: string[]): Promise<SemanticNode[]>;
+}

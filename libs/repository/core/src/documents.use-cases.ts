@@ -1,0 +1,164 @@
+import { createHash } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { REPOSITORY_JOB_NAMES, RepositoryIndexDocumentPayload } from '@svc/contracts';
+import { ActivityLog, Clock, DomainError, IdGenerator, JobQueue, Page, PageRequest, UnitOfWork, VectorIndex } from '@svc/kernel';
+import { documentView, DocumentView, INGESTION_LIMITS, RepositoryDocument } from './document';
+import { DocumentRepository, SemanticNodeRepository } from './documents.ports';
+import { SUPPORTED_MEDIA_TYPES } from './parsing/document-parser.port';
+import type { IndexationState } from './repository-instance';
+
+export interface IngestInput {
+  externalId: string;
+  name: string;
+  url?: string | null;
+  owner?: string | null;
+  extraproperties?: Record<string, unknown>;
+  mediaType: string;
+  content: Buffer;
+}
+
+const documentNotFound = (id: string) => DomainError.notFound('REPOSITORY.DOCUMENT_NOT_FOUND', `Document ${id} does not exist.`);
+
+function enqueueIndexation(jobs: JobQueue, document: RepositoryDocument) {
+  const payload: RepositoryIndexDocumentPayload = { instanceId: document.instanceId, documentId: document.id, contentHash: document.contentHash };
+  return jobs.enqueue(REPOSITORY_JOB_NAMES.indexDocument, payload, { dedupeKey: `${document.id}:${document.contentHash}` });
+}
+
+/**
+ * Adds a document or replaces the one with the same external id. New or changed content is stored
+ * and queued for indexation in the same transaction; unchanged content only updates the metadata,
+ * so it is never parsed or embedded twice.
+ */
+@Injectable()
+export class IngestDocument {
+  constructor(
+    private readonly documents: DocumentRepository,
+    private readonly jobs: JobQueue,
+    private readonly ids: IdGenerator,
+    private readonly clock: Clock,
+    private readonly uow: UnitOfWork,
+  ) {}
+
+  async execute(instanceId: string, input: IngestInput): Promise<DocumentView & { reindexing: boolean }> {
+    if (input.content.length > INGESTION_LIMITS.maxFileBytes) {
+      throw new DomainError('too_large', 'REPOSITORY.FILE_TOO_LARGE', `${input.name} is ${input.content.length} bytes; the limit is ${INGESTION_LIMITS.maxFileBytes} bytes per file.`);
+    }
+    if (!(SUPPORTED_MEDIA_TYPES as readonly string[]).includes(input.mediaType)) {
+      throw DomainError.invalid('REPOSITORY.UNSUPPORTED_FORMAT', `Documents of type ${input.mediaType} cannot be indexed.`, { hint: `Supported: ${SUPPORTED_MEDIA_TYPES.join(', ')}.` });
+    }
+    const contentHash = createHash('sha256').update(input.content).digest('hex');
+    return this.uow.run(async () => {
+      const now = this.clock.now();
+      const existing = await this.documents.findByExternalId(instanceId, input.externalId);
+      const unchanged = existing !== null && existing.contentHash === contentHash && existing.state !== 'DELETED';
+      const document: RepositoryDocument = {
+        id: existing?.id ?? this.ids.next('kd_'),
+        instanceId,
+        externalId: input.externalId,
+        name: input.name,
+        url: input.url ?? null,
+        owner: input.owner ?? null,
+        extraproperties: input.extraproperties ?? {},
+        mediaType: input.mediaType,
+        sizeBytes: input.content.length,
+        contentHash,
+        state: unchanged ? existing.state : 'PENDING',
+        failureReason: unchanged ? existing.failureReason : null,
+        createdAt: existing?.createdAt ?? now,
+        updatedAt: now,
+        indexedAt: unchanged ? existing.indexedAt : null,
+      };
+      await this.documents.save(document);
+      if (!unchanged) {
+        await this.documents.saveContent(document.id, input.content);
+        await enqueueIndexation(this.jobs, document);
+      }
+      return { ...documentView(document), reindexing: !unchanged };
+    });
+  }
+}
+
+@Injectable()
+export class GetDocument {
+  constructor(private readonly documents: DocumentRepository) {}
+  async execute(instanceId: string, documentId: string): Promise<DocumentView> {
+    const document = await this.documents.get(instanceId, documentId);
+    if (!document) throw documentNotFound(documentId);
+    return documentView(document);
+  }
+}
+
+/** Several documents of one instance by id (at most 100); unknown ids are left out. */
+@Injectable()
+export class GetDocumentsByIds {
+  constructor(private readonly documents: DocumentRepository) {}
+  async execute(instanceId: string, ids: string[]): Promise<DocumentView[]> {
+    const found = await Promise.all([...new Set(ids)].map((id) => this.documents.get(instanceId, id)));
+    return found.filter((d): d is RepositoryDocument => d !== null && d.state !== 'DELETED').map(documentView);
+  }
+}
+
+@Injectable()
+export class ListDocuments {
+  constructor(private readonly documents: DocumentRepository) {}
+  async execute(instanceId: string, page: PageRequest, state?: IndexationState): Promise<Page<DocumentView>> {
+    const result = await this.documents.list(instanceId, page, state);
+    return { ...result, items: result.items.map(documentView) };
+  }
+}
+
+/** Marks the document DELETED and removes its content, nodes and vectors: it stops answering at once. */
+@Injectable()
+export class DeleteDocument {
+  constructor(
+    private readonly documents: DocumentRepository,
+    private readonly nodes: SemanticNodeRepository,
+    private readonly vectors: VectorIndex,
+    private readonly clock: Clock,
+    private readonly uow: UnitOfWork,
+    private readonly activity: ActivityLog,
+  ) {}
+
+  async execute(instanceId: string, organizationId: string, documentId: string): Promise<true> {
+    return this.uow.run(async (): Promise<true> => {
+      const document = await this.documents.get(instanceId, documentId);
+      if (!document || document.state === 'DELETED') throw documentNotFound(documentId);
+      await this.nodes.removeForDocument(document.id);
+      await this.vectors.removeDocument(instanceId, document.id);
+      await this.documents.removeContent(document.id);
+      await this.documents.save({ ...document, state: 'DELETED', failureReason: null, updatedAt: this.clock.now() });
+      await this.activity.record({ organizationId, instanceId, action: 'repository.document.delete', subjectId: document.id, actor: null, before: { state: document.state }, after: { state: 'DELETED' } });
+      return true;
+    });
+  }
+}
+
+/** Queues every live document of the instance (or one) for indexation again, e.g. after a model change. */
+@Injectable()
+export class ReindexDocuments {
+  constructor(
+    private readonly documents: DocumentRepository,
+    private readonly jobs: JobQueue,
+    private readonly clock: Clock,
+    private readonly uow: UnitOfWork,
+  ) {}
+
+  async execute(instanceId: string, documentId?: string): Promise<{ queued: number }> {
+    return this.uow.run(async () => {
+      const ids = documentId ? [documentId] : await this.documents.activeIds(instanceId);
+      let queued = 0;
+      for (const id of ids) {
+        const document = await this.documents.get(instanceId, id);
+        if (!document || document.state === 'DELETED') {
+          if (documentId) throw documentNotFound(documentId);
+          continue;
+        }
+        await this.documents.save({ ...document, state: 'PENDING', failureReason: null, updatedAt: this.clock.now() });
+        // A distinct dedupe key per request: a re-index must run even if the content did not change.
+        await this.jobs.enqueue(REPOSITORY_JOB_NAMES.indexDocument, { instanceId, documentId: id, contentHash: document.contentHash } satisfies RepositoryIndexDocumentPayload);
+        queued += 1;
+      }
+      return { queued };
+    });
+  }
+}

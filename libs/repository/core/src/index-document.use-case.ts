@@ -1,0 +1,107 @@
+import { Injectable } from '@nestjs/common';
+import type { RepositoryIndexDocumentPayload } from '@svc/contracts';
+import { Clock, DomainError, Embedder, IdGenerator, isDomainError, UnitOfWork, VectorIndex } from '@svc/kernel';
+import type { SemanticNode } from './document';
+import { DocumentRepository, SemanticNodeRepository } from './documents.ports';
+import { chunkDocument } from './parsing/chunking';
+import { DocumentParser } from './parsing/document-parser.port';
+
+export interface IndexAttempt {
+  attempt: number;
+  maxAttempts: number;
+  progress(percent: number, message?: string): Promise<void>;
+}
+
+export type IndexOutcome = 'indexed' | 'stale' | 'parsing_error' | 'embedding_error';
+
+const EMBEDDING_BATCH = 64;
+
+/**
+ * The indexation of one document version (job `repository.index-document`, registered as
+ * non-transactional and idempotent): parse, chunk into semantic nodes, embed, then replace the
+ * document's nodes, full-text entries and vectors in one transaction.
+ * A broken file ends in PARSING_ERROR with its reason (the job succeeds: retrying cannot help); an
+ * unreachable embedding model is retried and ends in EMBEDDING_ERROR on the last attempt.
+ */
+@Injectable()
+export class IndexDocument {
+  constructor(
+    private readonly documents: DocumentRepository,
+    private readonly nodes: SemanticNodeRepository,
+    private readonly parser: DocumentParser,
+    private readonly embedder: Embedder,
+    private readonly vectors: VectorIndex,
+    private readonly ids: IdGenerator,
+    private readonly clock: Clock,
+    private readonly uow: UnitOfWork,
+  ) {}
+
+  async execute(payload: RepositoryIndexDocumentPayload, attempt: IndexAttempt): Promise<IndexOutcome> {
+    // Reads and the slow work (parsing, embedding) run outside any transaction: in the embedded mode
+    // a transaction holds the only database connection. The writes then commit together, after a
+    // re-check that the document still has this content (a newer version may have arrived).
+    const document = await this.documents.get(payload.instanceId, payload.documentId);
+    if (!document || document.state === 'DELETED' || document.contentHash !== payload.contentHash) return 'stale';
+    const content = await this.documents.loadContent(document.id);
+    if (!content) return 'stale';
+
+    let drafts;
+    try {
+      const parsed = await this.parser.parse({ content, mediaType: document.mediaType, fileName: document.name });
+      drafts = chunkDocument(parsed);
+    } catch (error) {
+      if (!isDomainError(error) || error.kind !== 'invalid') throw error;
+      return (await this.fail(payload, 'PARSING_ERROR', error.message)) ? 'parsing_error' : 'stale';
+    }
+    await attempt.progress(30, `parsed into ${drafts.length} semantic nodes`);
+
+    let vectors: number[][] = [];
+    try {
+      for (let i = 0; i < drafts.length; i += EMBEDDING_BATCH) {
+        vectors = vectors.concat(await this.embedder.embed(drafts.slice(i, i + EMBEDDING_BATCH).map((d) => d.text)));
+        await attempt.progress(30 + Math.round((60 * Math.min(i + EMBEDDING_BATCH, drafts.length)) / Math.max(drafts.length, 1)), 'embedding');
+      }
+    } catch (error) {
+      const transient = !isDomainError(error) || error.kind === 'unavailable';
+      if (transient && attempt.attempt < attempt.maxAttempts) throw error;
+      const reason = isDomainError(error) ? error.message : 'The embedding model failed.';
+      return (await this.fail(payload, 'EMBEDDING_ERROR', reason)) ? 'embedding_error' : 'stale';
+    }
+
+    return this.uow.run(async (): Promise<IndexOutcome> => {
+      const current = await this.documents.get(payload.instanceId, payload.documentId);
+      if (!current || current.state === 'DELETED' || current.contentHash !== payload.contentHash) return 'stale';
+      const nodes: SemanticNode[] = drafts.map((d) => ({
+        id: this.ids.next('kn_'),
+        instanceId: current.instanceId,
+        documentId: current.id,
+        position: d.position,
+        text: d.text,
+        headingPath: d.headingPath,
+        charStart: d.charStart,
+        charEnd: d.charEnd,
+      }));
+      await this.nodes.replaceForDocument(current.id, nodes);
+      await this.vectors.removeDocument(current.instanceId, current.id);
+      await this.vectors.upsert(current.instanceId, this.embedder.model, nodes.map((n, i) => ({ id: n.id, documentId: n.documentId, vector: vectors[i] })));
+      const now = this.clock.now();
+      await this.documents.save({ ...current, state: 'INDEXED', failureReason: null, updatedAt: now, indexedAt: now });
+      return 'indexed';
+    });
+  }
+
+  /** Records a failure on the document if it still has this content; false when it moved on. */
+  private fail(payload: RepositoryIndexDocumentPayload, state: 'PARSING_ERROR' | 'EMBEDDING_ERROR', reason: string): Promise<boolean> {
+    return this.uow.run(async () => {
+      const current = await this.documents.get(payload.instanceId, payload.documentId);
+      if (!current || current.state === 'DELETED' || current.contentHash !== payload.contentHash) return false;
+      await this.documents.save({ ...current, state, failureReason: reason.slice(0, 500), updatedAt: this.clock.now() });
+      return true;
+    });
+  }
+}
+
+/** For tests and callers that want to tell a parsing refusal from other failures. */
+export function isParsingRefusal(error: unknown): error is DomainError {
+  return isDomainError(error) && error.kind === 'invalid';
+}

@@ -1,0 +1,97 @@
+import { Body, Controller } from '@nestjs/common';
+import { CurrentPrincipal, DeclareOperation } from '@svc/http';
+import { DomainError, pageRequest, Principal } from '@svc/kernel';
+import { DeleteDocument, GetDocument, GetDocumentsByIds, IngestDocument, ListDocuments, mediaTypeFor, ReindexDocuments, SearchSemanticNodes } from '@svc/repository-core';
+import { DocumentIdInput, InstanceDocumentInput, InstanceDocumentsByIdsInput, InstanceDocumentsInput, ListDocumentsInput, ReindexInput, SemanticSearchInput, UpsertDocumentInput } from './repository.dto';
+
+const instanceApi = { permission: 'read', mcp: false, surface: 'instance' } as const;
+
+/** The instance a credential of the instance API is bound to. */
+function instanceOf(principal: Principal): string {
+  if (!principal.instanceId) throw DomainError.unauthenticated('AUTH.INSTANCE_KEY_REQUIRED', 'Use the instance-id and api-key headers.');
+  return principal.instanceId;
+}
+
+/** Document ingestion on the instance API (`instance-id` + `api-key` headers). */
+@Controller()
+export class InstanceDocumentsController {
+  constructor(
+    private readonly ingest: IngestDocument,
+    private readonly remove: DeleteDocument,
+    private readonly list: ListDocuments,
+    private readonly get: GetDocument,
+    private readonly reindex: ReindexDocuments,
+  ) {}
+
+  @DeclareOperation({ ...instanceApi, name: 'instance_documents_upsert', path: '/api/documents/upsert', description: 'Add a document, or replace the one with the same external_id; it is queued for indexation unless its content is unchanged. Markdown, plain text, HTML, PDF and DOCX; 10 MiB per file.', input: UpsertDocumentInput })
+  upsert(@Body() body: UpsertDocumentInput, @CurrentPrincipal() principal: Principal) {
+    if ((body.content_base64 === undefined) === (body.content_text === undefined)) {
+      throw DomainError.invalid('REPOSITORY.CONTENT_REQUIRED', 'Send exactly one of content_base64 and content_text.', { errors: [{ field: 'content_base64', message: 'exactly one of content_base64 and content_text is required' }] });
+    }
+    const mediaType = mediaTypeFor(body.name, body.media_type);
+    if (!mediaType) {
+      throw DomainError.invalid('REPOSITORY.UNSUPPORTED_FORMAT', `Cannot tell the format of ${body.name}.`, { hint: 'Give media_type, or a name ending in .md, .txt, .html, .pdf or .docx.' });
+    }
+    const content = body.content_base64 !== undefined ? Buffer.from(body.content_base64, 'base64') : Buffer.from(body.content_text ?? '', 'utf8');
+    return this.ingest.execute(instanceOf(principal), { externalId: body.external_id, name: body.name, url: body.url, owner: body.owner, extraproperties: body.extraproperties, mediaType, content });
+  }
+
+  @DeclareOperation({ ...instanceApi, name: 'instance_documents_delete', path: '/api/documents/delete', description: 'Delete a document: it leaves the index at once.', input: DocumentIdInput })
+  delete(@Body() body: DocumentIdInput, @CurrentPrincipal() principal: Principal) {
+    return this.remove.execute(instanceOf(principal), principal.organizationId, body.document_id);
+  }
+
+  @DeclareOperation({ ...instanceApi, name: 'instance_documents_list', path: '/api/documents/list', description: 'Documents of the instance with their indexation state, newest first.', input: ListDocumentsInput })
+  listDocuments(@Body() body: ListDocumentsInput, @CurrentPrincipal() principal: Principal) {
+    return this.list.execute(instanceOf(principal), pageRequest(body.offset, body.limit), body.state);
+  }
+
+  @DeclareOperation({ ...instanceApi, name: 'instance_documents_get', path: '/api/documents/get', description: 'One document with its indexation state and failure reason.', input: DocumentIdInput })
+  getDocument(@Body() body: DocumentIdInput, @CurrentPrincipal() principal: Principal) {
+    return this.get.execute(instanceOf(principal), body.document_id);
+  }
+
+  @DeclareOperation({ ...instanceApi, name: 'instance_documents_reindex', path: '/api/documents/reindex', description: 'Queue one document, or every document of the instance, for indexation again.', input: ReindexInput })
+  reindexDocuments(@Body() body: ReindexInput, @CurrentPrincipal() principal: Principal) {
+    return this.reindex.execute(instanceOf(principal), body.document_id);
+  }
+}
+
+const retrieval = { permission: 'retrieval', instanceField: 'instance_id', mcp: true, surface: 'resource' } as const;
+
+/** Retrieval REST API and MCP tools (bearer credentials; every role but BILLING; instance membership applies). */
+@Controller()
+export class RetrievalController {
+  constructor(
+    private readonly search: SearchSemanticNodes,
+    private readonly list: ListDocuments,
+    private readonly get: GetDocument,
+    private readonly getByIds: GetDocumentsByIds,
+  ) {}
+
+  @DeclareOperation({ ...retrieval, name: 'retrieval_documents_list', path: '/retrieval/documents/list', description: 'Documents of an instance with their indexation state, newest first.', input: InstanceDocumentsInput })
+  listDocuments(@Body() body: InstanceDocumentsInput) {
+    return this.list.execute(body.instance_id, pageRequest(body.offset, body.limit), body.state);
+  }
+
+  @DeclareOperation({ ...retrieval, name: 'retrieval_documents_get', path: '/retrieval/documents/get', description: 'One document of an instance: name, URL, owner, extra properties, indexation state.', input: InstanceDocumentInput })
+  getDocument(@Body() body: InstanceDocumentInput) {
+    return this.get.execute(body.instance_id, body.document_id);
+  }
+
+  @DeclareOperation({ ...retrieval, name: 'retrieval_documents_get_by_ids', path: '/retrieval/documents/get-by-ids', description: 'Up to 100 documents of an instance by id; unknown ids are left out.', input: InstanceDocumentsByIdsInput })
+  getDocumentsByIds(@Body() body: InstanceDocumentsByIdsInput) {
+    return this.getByIds.execute(body.instance_id, body.document_ids);
+  }
+
+  @DeclareOperation({
+    ...retrieval,
+    name: 'retrieval_semantic_nodes_search',
+    path: '/retrieval/semantic-nodes/search',
+    description: 'Hybrid search (full-text and vector ranks fused by reciprocal rank) over the indexed semantic nodes of an instance. No LLM call.',
+    input: SemanticSearchInput,
+  })
+  semanticSearch(@Body() body: SemanticSearchInput) {
+    return this.search.execute(body.instance_id, body.query, body.limit ?? 10);
+  }
+}

@@ -1,0 +1,106 @@
+import { IsPrefixedId, PaginationInput } from '@svc/http';
+import { INDEXATION_STATES, IndexationState, INGESTION_LIMITS } from '@svc/repository-core';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsBase64, IsIn, IsInt, IsObject, IsOptional, IsString, Max, MaxLength, Min, MinLength } from 'class-validator';
+
+export class UpsertDocumentInput {
+  @IsString()
+  @MinLength(1)
+  @MaxLength(500)
+  external_id!: string;
+
+  @IsString()
+  @MinLength(1)
+  @MaxLength(INGESTION_LIMITS.maxNameLength)
+  name!: string;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(2000)
+  url?: string;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(500)
+  owner?: string;
+
+  @IsOptional()
+  @IsObject()
+  extraproperties?: Record<string, unknown>;
+
+  /** Media type; deduced from `name` (its extension) when absent. */
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  media_type?: string;
+
+  /** The file, base64-encoded (binary formats). Exactly one of content_base64 and content_text. */
+  @IsOptional()
+  @IsBase64()
+  content_base64?: string;
+
+  /** The file as text (Markdown, plain text, HTML). */
+  @IsOptional()
+  @IsString()
+  content_text?: string;
+}
+
+export class DocumentIdInput {
+  @IsPrefixedId('kd_')
+  document_id!: string;
+}
+
+export class ListDocumentsInput extends PaginationInput {
+  @IsOptional()
+  @IsIn(INDEXATION_STATES)
+  state?: IndexationState;
+}
+
+export class ReindexInput {
+  @IsOptional()
+  @IsPrefixedId('kd_')
+  document_id?: string;
+}
+
+export class SemanticSearchInput {
+  @IsString()
+  @MinLength(1)
+  @MaxLength(2000)
+  query!: string;
+
+  @IsPrefixedId('ki_')
+  instance_id!: string;
+
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(50)
+  limit?: number;
+}
+
+export class InstanceDocumentsInput extends PaginationInput {
+  @IsPrefixedId('ki_')
+  instance_id!: string;
+
+  @IsOptional()
+  @IsIn(INDEXATION_STATES)
+  state?: IndexationState;
+}
+
+export class InstanceDocumentInput {
+  @IsPrefixedId('ki_')
+  instance_id!: string;
+
+  @IsPrefixedId('kd_')
+  document_id!: string;
+}
+
+export class InstanceDocumentsByIdsInput {
+  @IsPrefixedId('ki_')
+  instance_id!: string;
+
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(100)
+  @IsPrefixedId('kd_', { each: true })
+  document_ids!: string[];
+}

@@ -1,0 +1,191 @@
+import { Injectable } from '@nestjs/common';
+import { TypeOrmUnitOfWork } from '@svc/database';
+import type { Page, PageRequest } from '@svc/kernel';
+import { DocumentRepository, FullTextMatch, IndexationState, RepositoryDocument, SemanticNode, SemanticNodeRepository } from '@svc/repository-core';
+
+interface DocumentRow {
+  id: string;
+  instance_id: string;
+  external_id: string;
+  name: string;
+  url: string | null;
+  owner: string | null;
+  extraproperties: Record<string, unknown>;
+  media_type: string;
+  size_bytes: number;
+  content_hash: string;
+  state: IndexationState;
+  failure_reason: string | null;
+  created_at: Date;
+  updated_at: Date;
+  indexed_at: Date | null;
+  total?: string;
+}
+
+const toDocument = (r: DocumentRow): RepositoryDocument => ({
+  id: r.id,
+  instanceId: r.instance_id,
+  externalId: r.external_id,
+  name: r.name,
+  url: r.url,
+  owner: r.owner,
+  extraproperties: r.extraproperties,
+  mediaType: r.media_type,
+  sizeBytes: r.size_bytes,
+  contentHash: r.content_hash,
+  state: r.state,
+  failureReason: r.failure_reason,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+  indexedAt: r.indexed_at,
+});
+
+@Injectable()
+export class TypeOrmDocumentRepository extends DocumentRepository {
+  constructor(private readonly uow: TypeOrmUnitOfWork) {
+    super();
+  }
+
+  private q<T>(sql: string, params: unknown[]): Promise<T[]> {
+    return this.uow.manager().query(sql, params);
+  }
+
+  async findByExternalId(instanceId: string, externalId: string): Promise<RepositoryDocument | null> {
+    const [row] = await this.q<DocumentRow>(`SELECT * FROM repository.documents WHERE instance_id = $1 AND external_id = $2`, [instanceId, externalId]);
+    return row ? toDocument(row) : null;
+  }
+
+  async get(instanceId: string, id: string): Promise<RepositoryDocument | null> {
+    const [row] = await this.q<DocumentRow>(`SELECT * FROM repository.documents WHERE instance_id = $1 AND id = $2`, [instanceId, id]);
+    return row ? toDocument(row) : null;
+  }
+
+  async save(d: RepositoryDocument): Promise<void> {
+    await this.q(
+      `INSERT INTO repository.documents (id, instance_id, external_id, name, url, owner, extraproperties, media_type, size_bytes, content_hash, state, failure_reason, created_at, updated_at, indexed_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
+       ON CONFLICT (id) DO UPDATE SET external_id = EXCLUDED.external_id, name = EXCLUDED.name, url = EXCLUDED.url, owner = EXCLUDED.owner,
+         extraproperties = EXCLUDED.extraproperties, media_type = EXCLUDED.media_type, size_bytes = EXCLUDED.size_bytes,
+         content_hash = EXCLUDED.content_hash, state = EXCLUDED.state, failure_reason = EXCLUDED.failure_reason,
+         updated_at = EXCLUDED.updated_at, indexed_at = EXCLUDED.indexed_at`,
+      [d.id, d.instanceId, d.externalId, d.name, d.url, d.owner, JSON.stringify(d.extraproperties), d.mediaType, d.sizeBytes, d.contentHash, d.state, d.failureReason, d.createdAt, d.updatedAt, d.indexedAt],
+    );
+  }
+
+  async list(instanceId: string, page: PageRequest, state?: IndexationState): Promise<Page<RepositoryDocument>> {
+    const filter = state ? `AND state = $4` : `AND state <> 'DELETED'`;
+    const params = state ? [instanceId, page.offset, page.limit, state] : [instanceId, page.offset, page.limit];
+    const rows = await this.q<DocumentRow>(
+      `SELECT *, count(*) OVER () AS total FROM repository.documents WHERE instance_id = $1 ${filter} ORDER BY created_at DESC, id DESC OFFSET $2 LIMIT $3`,
+      params,
+    );
+    const total =
+      rows.length > 0
+        ? Number(rows[0].total)
+        : Number((await this.q<{ n: string }>(`SELECT count(*) AS n FROM repository.documents WHERE instance_id = $1 ${filter.replace('$4', '$2')}`, state ? [instanceId, state] : [instanceId]))[0]?.n ?? 0);
+    return { items: rows.map(toDocument), total, offset: page.offset, limit: page.limit };
+  }
+
+  async saveContent(documentId: string, content: Buffer): Promise<void> {
+    await this.q(
+      `INSERT INTO repository.document_contents (document_id, content) VALUES ($1, $2) ON CONFLICT (document_id) DO UPDATE SET content = EXCLUDED.content`,
+      [documentId, content],
+    );
+  }
+
+  async loadContent(documentId: string): Promise<Buffer | null> {
+    const [row] = await this.q<{ content: Buffer }>(`SELECT content FROM repository.document_contents WHERE document_id = $1`, [documentId]);
+    return row ? Buffer.from(row.content) : null;
+  }
+
+  async removeContent(documentId: string): Promise<void> {
+    await this.q(`DELETE FROM repository.document_contents WHERE document_id = $1`, [documentId]);
+  }
+
+  async activeIds(instanceId: string): Promise<string[]> {
+    const rows = await this.q<{ id: string }>(`SELECT id FROM repository.documents WHERE instance_id = $1 AND state <> 'DELETED' ORDER BY id`, [instanceId]);
+    return rows.map((r) => r.id);
+  }
+}
+
+interface NodeRow {
+  id: string;
+  instance_id: string;
+  document_id: string;
+  position: number;
+  text: string;
+  heading_path: string[];
+  char_start: number;
+  char_end: number;
+}
+
+/**
+ * Nodes with their full-text vector: English stemming (weight A) plus the unstemmed 'simple'
+ * configuration, so words of other languages and exact terms match too.
+ */
+@Injectable()
+export class TypeOrmSemanticNodeRepository extends SemanticNodeRepository {
+  constructor(private readonly uow: TypeOrmUnitOfWork) {
+    super();
+  }
+
+  private q<T>(sql: string, params: unknown[]): Promise<T[]> {
+    return this.uow.manager().query(sql, params);
+  }
+
+  async replaceForDocument(documentId: string, nodes: SemanticNode[]): Promise<void> {
+    await this.removeForDocument(documentId);
+    for (let i = 0; i < nodes.length; i += 200) {
+      const batch = nodes.slice(i, i + 200);
+      const values: unknown[] = [];
+      const tuples = batch.map((n, j) => {
+        const b = j * 8;
+        values.push(n.id, n.instanceId, n.documentId, n.position, n.text, n.headingPath, n.charStart, n.charEnd);
+        const text = `$${b + 5}`;
+        const headings = `array_to_string($${b + 6}::text[], ' ')`;
+        return `($${b + 1}, $${b + 2}, $${b + 3}, $${b + 4}, ${text}, $${b + 6}::text[], $${b + 7}, $${b + 8},
+          setweight(to_tsvector('english', ${headings}), 'A') || setweight(to_tsvector('english', ${text}), 'B') || setweight(to_tsvector('simple', ${text}), 'D'))`;
+      });
+      await this.q(
+        `INSERT INTO repository.semantic_nodes (id, instance_id, document_id, position, text, heading_path, char_start, char_end, search_vector) VALUES ${tuples.join(', ')}`,
+        values,
+      );
+    }
+  }
+
+  async removeForDocument(documentId: string): Promise<void> {
+    await this.q(`DELETE FROM repository.semantic_nodes WHERE document_id = $1`, [documentId]);
+  }
+
+  async fullTextSearch(instanceId: string, query: string, limit: number): Promise<FullTextMatch[]> {
+    // Any of the query's words may match (OR of lexemes); ranking rewards nodes matching more of them.
+    const rows = await this.q<{ id: string; document_id: string; rank: number }>(
+      `WITH terms AS (
+         SELECT string_agg(DISTINCT quote_literal(lexeme), ' | ') AS q FROM (
+           SELECT unnest(tsvector_to_array(to_tsvector('english', $2))) AS lexeme
+           UNION SELECT unnest(tsvector_to_array(to_tsvector('simple', $2)))) l)
+       SELECT n.id, n.document_id, ts_rank_cd(n.search_vector, to_tsquery('simple', terms.q)) AS rank
+         FROM repository.semantic_nodes n, terms
+        WHERE terms.q IS NOT NULL AND n.instance_id = $1 AND n.search_vector @@ to_tsquery('simple', terms.q)
+        ORDER BY rank DESC, n.id ASC
+        LIMIT $3`,
+      [instanceId, query, limit],
+    );
+    return rows.map((r) => ({ id: r.id, documentId: r.document_id, rank: Number(r.rank) }));
+  }
+
+  async getMany(ids: string[]): Promise<SemanticNode[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.q<NodeRow>(`SELECT id, instance_id, document_id, position, text, heading_path, char_start, char_end FROM repository.semantic_nodes WHERE id = ANY($1)`, [ids]);
+    return rows.map((r) => ({
+      id: r.id,
+      instanceId: r.instance_id,
+      documentId: r.document_id,
+      position: r.position,
+      text: r.text,
+      headingPath: r.heading_path,
+      charStart: r.char_start,
+      charEnd: r.char_end,
+    }));
+  }
+}
