@@ -3,7 +3,7 @@ import { CreateIdentitySchema1763700000100, IDENTITY_ENTITIES } from '@svc/ident
 import { JOBS_MIGRATIONS } from '@svc/jobs';
 import { AddDocumentsAndSemanticNodes1763700000500, CreateRepositorySchema1763700000200 } from '@svc/repository-infra';
 import { VECTOR_INDEX_MIGRATIONS } from '@svc/vector-index';
-import { CreateWorkspaceSchema1763700000300 } from '@svc/workspace-infra';
+import { CreateDocumentRecords1763700000600, CreateWorkspaceSchema1763700000300 } from '@svc/workspace-infra';
 
 /** Every table of the service: all apps migrate the whole schema, under an advisory lock. */
 export const PERSISTENCE: PersistenceParts = {
@@ -16,5 +16,6 @@ export const PERSISTENCE: PersistenceParts = {
     CreateWorkspaceSchema1763700000300,
     ...VECTOR_INDEX_MIGRATIONS,
     AddDocumentsAndSemanticNodes1763700000500,
+    CreateDocumentRecords1763700000600,
   ],
 };

@@ -44,6 +44,10 @@ export const configSchema = z.object({
   EMBEDDINGS_TIMEOUT_MS: z.coerce.number().int().min(100).max(600000).default(30000),
   EMBEDDINGS_BATCH_SIZE: z.coerce.number().int().min(1).max(2048).default(64),
   EMBEDDINGS_SEND_DIMENSIONS: bool.default(false),
+  /** How the audit side reads repository instances: in-process (`local`) or over their instance API (`http`). */
+  REPOSITORY_CLIENT: z.enum(['local', 'http']).default('local'),
+  /** Base URL of the instance API for REPOSITORY_CLIENT=http (default PUBLIC_RETRIEVAL_URL). */
+  REPOSITORY_API_URL: url.optional(),
   /** Standalone only: create a demo audit instance on the first start. */
   DEMO_DATA: bool.default(true),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

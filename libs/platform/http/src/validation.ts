@@ -35,8 +35,8 @@ export function IsPrefixedId(prefix: IdPrefix, options: IdFieldOptions = {}): Pr
       constraints: [prefix],
       options: { ...options, message: options.message ?? `$property must be an id starting with ${prefix}` },
       validator: {
-        validate: (value: unknown) =>
-          options.each ? Array.isArray(value) && value.every((v) => isId(prefix, v)) : isId(prefix, value),
+        // With `each`, class-validator calls this once per array element.
+        validate: (value: unknown) => isId(prefix, value),
       },
     });
   };

@@ -12,6 +12,8 @@ export abstract class DocumentRepository {
   abstract saveContent(documentId: string, content: Buffer): Promise<void>;
   abstract loadContent(documentId: string): Promise<Buffer | null>;
   abstract removeContent(documentId: string): Promise<void>;
+  /** Documents of the instance in `state`, or not DELETED when no state is given. */
+  abstract count(instanceId: string, state?: IndexationState): Promise<number>;
   /** Ids of the instance's documents not DELETED, for re-indexation. */
   abstract activeIds(instanceId: string): Promise<string[]>;
 }

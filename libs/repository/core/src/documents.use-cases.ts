@@ -99,6 +99,14 @@ export class GetDocumentsByIds {
 }
 
 @Injectable()
+export class CountDocuments {
+  constructor(private readonly documents: DocumentRepository) {}
+  execute(instanceId: string, state?: IndexationState): Promise<number> {
+    return this.documents.count(instanceId, state);
+  }
+}
+
+@Injectable()
 export class ListDocuments {
   constructor(private readonly documents: DocumentRepository) {}
   async execute(instanceId: string, page: PageRequest, state?: IndexationState): Promise<Page<DocumentView>> {

@@ -1,8 +1,8 @@
 import { Body, Controller } from '@nestjs/common';
 import { CurrentPrincipal, DeclareOperation } from '@svc/http';
 import { DomainError, pageRequest, Principal } from '@svc/kernel';
-import { DeleteDocument, GetDocument, GetDocumentsByIds, IngestDocument, ListDocuments, mediaTypeFor, ReindexDocuments, SearchSemanticNodes } from '@svc/repository-core';
-import { DocumentIdInput, InstanceDocumentInput, InstanceDocumentsByIdsInput, InstanceDocumentsInput, ListDocumentsInput, ReindexInput, SemanticSearchInput, UpsertDocumentInput } from './repository.dto';
+import { CountDocuments, DeleteDocument, GetDocument, GetDocumentsByIds, IngestDocument, ListDocuments, mediaTypeFor, ReindexDocuments, SearchSemanticNodes } from '@svc/repository-core';
+import { CountDocumentsInput, DocumentIdInput, DocumentIdsInput, InstanceDocumentInput, InstanceDocumentsByIdsInput, InstanceDocumentsInput, ListDocumentsInput, ReindexInput, SemanticSearchInput, UpsertDocumentInput } from './repository.dto';
 
 const instanceApi = { permission: 'read', mcp: false, surface: 'instance' } as const;
 
@@ -21,7 +21,19 @@ export class InstanceDocumentsController {
     private readonly list: ListDocuments,
     private readonly get: GetDocument,
     private readonly reindex: ReindexDocuments,
+    private readonly getByIds: GetDocumentsByIds,
+    private readonly count: CountDocuments,
   ) {}
+
+  @DeclareOperation({ ...instanceApi, name: 'instance_documents_get_by_ids', path: '/api/documents/get-by-ids', description: 'Up to 100 documents by id; unknown or deleted ids are left out.', input: DocumentIdsInput })
+  getDocumentsByIds(@Body() body: DocumentIdsInput, @CurrentPrincipal() principal: Principal) {
+    return this.getByIds.execute(instanceOf(principal), body.document_ids);
+  }
+
+  @DeclareOperation({ ...instanceApi, name: 'instance_documents_count', path: '/api/documents/count', description: 'Number of documents, in one indexation state or all but DELETED.', input: CountDocumentsInput })
+  countDocuments(@Body() body: CountDocumentsInput, @CurrentPrincipal() principal: Principal) {
+    return this.count.execute(instanceOf(principal), body.state);
+  }
 
   @DeclareOperation({ ...instanceApi, name: 'instance_documents_upsert', path: '/api/documents/upsert', description: 'Add a document, or replace the one with the same external_id; it is queued for indexation unless its content is unchanged. Markdown, plain text, HTML, PDF and DOCX; 10 MiB per file.', input: UpsertDocumentInput })
   upsert(@Body() body: UpsertDocumentInput, @CurrentPrincipal() principal: Principal) {

@@ -55,6 +55,20 @@ export class ListDocumentsInput extends PaginationInput {
   state?: IndexationState;
 }
 
+export class DocumentIdsInput {
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(100)
+  @IsPrefixedId('kd_', { each: true })
+  document_ids!: string[];
+}
+
+export class CountDocumentsInput {
+  @IsOptional()
+  @IsIn(INDEXATION_STATES)
+  state?: IndexationState;
+}
+
 export class ReindexInput {
   @IsOptional()
   @IsPrefixedId('kd_')

@@ -5,6 +5,7 @@ import { InstanceAuthenticator } from '@svc/http';
 import { JobHandlerRegistry } from '@svc/jobs';
 import {
   AuthenticateInstanceKey,
+  CountDocuments,
   CountPendingDocuments,
   CreateRepositoryInstance,
   DeleteDocument,
@@ -30,6 +31,7 @@ import { TypeOrmRepositoryInstanceStore } from './typeorm-repository-instance.st
 
 const USE_CASES = [
   AuthenticateInstanceKey,
+  CountDocuments,
   CountPendingDocuments,
   CreateRepositoryInstance,
   DeleteDocument,

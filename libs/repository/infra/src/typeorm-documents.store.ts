@@ -102,6 +102,14 @@ export class TypeOrmDocumentRepository extends DocumentRepository {
     await this.q(`DELETE FROM repository.document_contents WHERE document_id = $1`, [documentId]);
   }
 
+  async count(instanceId: string, state?: IndexationState): Promise<number> {
+    const rows = await this.q<{ n: string }>(
+      state ? `SELECT count(*) AS n FROM repository.documents WHERE instance_id = $1 AND state = $2` : `SELECT count(*) AS n FROM repository.documents WHERE instance_id = $1 AND state <> 'DELETED'`,
+      state ? [instanceId, state] : [instanceId],
+    );
+    return Number(rows[0]?.n ?? 0);
+  }
+
   async activeIds(instanceId: string): Promise<string[]> {
     const rows = await this.q<{ id: string }>(`SELECT id FROM repository.documents WHERE instance_id = $1 AND state <> 'DELETED' ORDER BY id`, [instanceId]);
     return rows.map((r) => r.id);

@@ -2,6 +2,10 @@ import { Body, Controller } from '@nestjs/common';
 import { AuditOperation, CurrentPrincipal, DeclareOperation } from '@svc/http';
 import { pageRequest, Principal } from '@svc/kernel';
 import {
+  CountAuditDocuments,
+  GetAuditDocumentsByIds,
+  ListAuditDocuments,
+  SetDocumentOwner,
   AddUserToInstance,
   CreateAuditInstance,
   GetInstance,
@@ -17,6 +21,11 @@ import {
   UserIsAdmin,
 } from '@svc/workspace-core';
 import {
+  CountDocumentsInput,
+  DocumentsByIdsInput,
+  DocumentsWithStateInput,
+  InstanceDocumentsListInput,
+  SetDocumentOwnerInput,
   CreateInstanceInput,
   InstanceInput,
   InstanceUserInput,
@@ -124,5 +133,41 @@ export class InstanceUserController {
   @AuditOperation('audit_user_is_admin', { description: 'Whether the caller administers the instance; global admins always do.', input: InstanceInput, permission: 'membership', instanceField: 'instance_id' })
   callerIsAdmin(@Body() body: InstanceInput, @CurrentPrincipal() principal: Principal) {
     return this.isAdmin.execute(principal, body.instance_id);
+  }
+}
+
+/** Audit document records: the linked repository's documents with their owners (visibility rule applies). */
+@Controller()
+export class AuditDocumentController {
+  constructor(
+    private readonly list: ListAuditDocuments,
+    private readonly setOwner: SetDocumentOwner,
+    private readonly getByIds: GetAuditDocumentsByIds,
+    private readonly count: CountAuditDocuments,
+  ) {}
+
+  @AuditOperation('audit_documents_list', { description: 'Documents of the linked repository with owner, extra properties and web URL, newest first; non-admins see only their own when the owner flag is on.', input: InstanceDocumentsListInput, permission: 'read', instanceField: 'instance_id' })
+  listDocuments(@Body() body: InstanceDocumentsListInput, @CurrentPrincipal() principal: Principal) {
+    return this.list.execute(principal, body.instance_id, pageRequest(body.offset, body.limit));
+  }
+
+  @AuditOperation('audit_documents_set_owner', { description: 'Assign a document to a regular member of the instance, or unassign it (owner_user_id null or omitted). Instance admins only; admins cannot own documents.', input: SetDocumentOwnerInput, permission: 'membership', instanceField: 'instance_id', instanceAdmin: true })
+  setDocumentOwner(@Body() body: SetDocumentOwnerInput, @CurrentPrincipal() principal: Principal) {
+    return this.setOwner.execute(principal, body.instance_id, body.document_id, body.owner_user_id ?? null);
+  }
+
+  @AuditOperation('audit_documents_get_by_ids', { description: 'Name, URL and extra properties of up to 100 documents (document_ids); caches the resolved web_url.', input: DocumentsByIdsInput, permission: 'read', instanceField: 'instance_id' })
+  getDocumentsByIds(@Body() body: DocumentsByIdsInput, @CurrentPrincipal() principal: Principal) {
+    return this.getByIds.execute(principal, body.instance_id, body.document_ids);
+  }
+
+  @AuditOperation('audit_documents_count', { description: 'Number of documents in the linked repository, optionally in one indexation state.', input: CountDocumentsInput, permission: 'read', instanceField: 'instance_id' })
+  countDocuments(@Body() body: CountDocumentsInput, @CurrentPrincipal() principal: Principal) {
+    return this.count.execute(principal, body.instance_id, body.state);
+  }
+
+  @AuditOperation('audit_documents_list_with_state', { description: 'Documents in one indexation state (for example PARSING_ERROR), newest first.', input: DocumentsWithStateInput, permission: 'read', instanceField: 'instance_id' })
+  listWithState(@Body() body: DocumentsWithStateInput, @CurrentPrincipal() principal: Principal) {
+    return this.list.execute(principal, body.instance_id, pageRequest(body.offset, body.limit), body.state);
   }
 }

@@ -5,6 +5,13 @@ import { TypeOrmUnitOfWork } from '@svc/database';
 import { InstanceAccessReader } from '@svc/http';
 import { JobHandlerRegistry } from '@svc/jobs';
 import {
+  CountAuditDocuments,
+  DocumentAccess,
+  DocumentRecordRepository,
+  GetAuditDocumentsByIds,
+  ListAuditDocuments,
+  RepositoryInstanceClient,
+  SetDocumentOwner,
   AddUserToInstance,
   AuditInstanceRepository,
   CreateAuditInstance,
@@ -27,10 +34,17 @@ import {
   UserIsAdmin,
 } from '@svc/workspace-core';
 import { IdentityUserDirectory, LocalRepositoryInstances, WorkspaceInstanceAccessReader } from './workspace.adapters';
-import { InstanceController, InstanceUserController } from './workspace.controller';
+import { AuditDocumentController, InstanceController, InstanceUserController } from './workspace.controller';
+import { TypeOrmDocumentRecordRepository } from './document-records.repository';
+import { HttpRepositoryInstanceClient, LocalRepositoryInstanceClient } from './repository-instance-clients';
 import { SealedRepositoryLinkStore, TypeOrmAuditInstanceRepository, TypeOrmMembershipRepository } from './workspace.repositories';
 
 const USE_CASES = [
+  CountAuditDocuments,
+  DocumentAccess,
+  GetAuditDocumentsByIds,
+  ListAuditDocuments,
+  SetDocumentOwner,
   AddUserToInstance,
   CreateAuditInstance,
   GetInstance,
@@ -73,7 +87,7 @@ export class WorkspaceModule {
   static forRoot(options: { withControllers: boolean; withJobHandlers: boolean }): DynamicModule {
     return {
       module: WorkspaceModule,
-      controllers: options.withControllers ? [InstanceController, InstanceUserController] : [],
+      controllers: options.withControllers ? [InstanceController, InstanceUserController, AuditDocumentController] : [],
       providers: [
         { provide: AuditInstanceRepository, useClass: TypeOrmAuditInstanceRepository },
         { provide: MembershipRepository, useClass: TypeOrmMembershipRepository },
@@ -83,6 +97,15 @@ export class WorkspaceModule {
           useFactory: (uow: TypeOrmUnitOfWork, c: AppConfig) => new SealedRepositoryLinkStore(uow, new SecretBox(deriveKey(c.authSecret, 'repository-links'))),
         },
         { provide: UserDirectory, useClass: IdentityUserDirectory },
+        { provide: DocumentRecordRepository, useClass: TypeOrmDocumentRecordRepository },
+        LocalRepositoryInstanceClient,
+        {
+          // One place decides how the audit side reaches repositories: in-process, or their instance API.
+          provide: RepositoryInstanceClient,
+          inject: [APP_CONFIG, LocalRepositoryInstanceClient],
+          useFactory: (c: AppConfig, local: LocalRepositoryInstanceClient) =>
+            c.REPOSITORY_CLIENT === 'http' ? new HttpRepositoryInstanceClient(c.REPOSITORY_API_URL ?? c.PUBLIC_RETRIEVAL_URL) : local,
+        },
         { provide: RepositoryInstances, useClass: LocalRepositoryInstances },
         { provide: InstanceAccessReader, useClass: WorkspaceInstanceAccessReader },
         ...USE_CASES,

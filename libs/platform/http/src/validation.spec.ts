@@ -1,0 +1,38 @@
+import { ArrayMaxSize, IsArray } from 'class-validator';
+import { IsPrefixedId, validateInput } from './validation';
+
+class IdsInput {
+  @IsArray()
+  @ArrayMaxSize(3)
+  @IsPrefixedId('kd_', { each: true })
+  ids!: string[];
+}
+
+class OneId {
+  @IsPrefixedId('qc_', { wrongNamespaceHint: { fc_: 'use audit_full_audit_conflict_get for fc_ ids' } })
+  conflict_id!: string;
+}
+
+class ChildId extends OneId {}
+
+describe('validateInput', () => {
+  it('accepts arrays of well-formed ids and names the field of a bad element', async () => {
+    await expect(validateInput(IdsInput, { ids: ['kd_01ARZ3NDEKTSV4RRFFQ69G5FAV'] })).resolves.toBeInstanceOf(IdsInput);
+    await expect(validateInput(IdsInput, { ids: ['kd_01ARZ3NDEKTSV4RRFFQ69G5FAV', 'kd_bad'] })).rejects.toMatchObject({ kind: 'invalid', errors: [{ field: 'ids' }] });
+    await expect(validateInput(IdsInput, { ids: ['a', 'b', 'c', 'd'] })).rejects.toMatchObject({ kind: 'invalid' });
+  });
+
+  it('answers an id of the other namespace with WRONG_NAMESPACE and the operation to use, also for inherited fields', async () => {
+    for (const type of [OneId, ChildId]) {
+      await expect(validateInput(type, { conflict_id: 'fc_01ARZ3NDEKTSV4RRFFQ69G5FAV' })).rejects.toMatchObject({
+        code: 'QUESTION_CONFLICT.WRONG_NAMESPACE',
+        hint: 'use audit_full_audit_conflict_get for fc_ ids',
+      });
+    }
+  });
+
+  it('refuses unknown fields by name and non-object bodies', async () => {
+    await expect(validateInput(OneId, { conflict_id: 'qc_01ARZ3NDEKTSV4RRFFQ69G5FAV', extra: 1 })).rejects.toMatchObject({ errors: [{ field: 'extra', message: 'extra is not a known field' }] });
+    await expect(validateInput(OneId, [1, 2])).rejects.toMatchObject({ code: 'REQUEST.BODY_NOT_OBJECT' });
+  });
+});
