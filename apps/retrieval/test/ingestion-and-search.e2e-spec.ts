@@ -24,7 +24,7 @@ describe.each<ServiceMode>(['embedded', 'distributed'])('ingestion and semantic 
   }
 
   beforeAll(async () => {
-    service = await startService(mode, { BOOTSTRAP_ADMIN_API_KEY: adminKey });
+    service = await startService(mode, { BOOTSTRAP_ADMIN_API_KEY: adminKey, INGESTION_MAX_INSTANCE_BYTES: '300000' });
     instanceId = (await post(`${service.urls.audit}/audit/instance/create`, { name: 'Handbook' }, adminKey)).body.response.instance_id;
     instanceKey = (await post(`${service.urls.audit}/audit/instance/get-svc-instances`, { instance_id: instanceId }, adminKey)).body.response[0].api_key;
   }, 120000);
@@ -49,6 +49,10 @@ describe.each<ServiceMode>(['embedded', 'distributed'])('ingestion and semantic 
     expect((await api('/api/documents/upsert', { external_id: 'broken.pdf', name: 'broken.pdf', content_base64: Buffer.from('%PDF-1.4 this is not really a pdf').toString('base64') })).status).toBe(200);
 
     const documents = await settled();
+    const progress = await api('/api/documents/progress', {});
+    expect(progress.body.response).toMatchObject({ instance_id: instanceId, total: 4, percent_done: 100, done: true, by_state: { INDEXED: 3, PARSING_ERROR: 1 } });
+    const viaBearer = await post(`${service.urls.retrieval}/retrieval/instances/indexation-progress`, { instance_id: instanceId }, adminKey);
+    expect(viaBearer.body.response.done).toBe(true);
     const state = (id: string) => documents.find((d) => d.external_id === id);
     expect(state('policies/refunds.md')).toMatchObject({ state: 'INDEXED', failure_reason: null });
     expect(state('cafeteria.html')).toMatchObject({ state: 'INDEXED' });
@@ -84,7 +88,9 @@ describe.each<ServiceMode>(['embedded', 'distributed'])('ingestion and semantic 
     const client = new Client({ name: 'e2e', version: '1.0.0' });
     await client.connect(new StreamableHTTPClientTransport(new URL(`${service.urls.retrieval}/mcp`), { requestInit: { headers: { authorization: `Bearer ${adminKey}` } } }));
     const names = (await client.listTools()).tools.map((t) => t.name).sort();
-    expect(names).toEqual(['retrieval_documents_get', 'retrieval_documents_get_by_ids', 'retrieval_documents_list', 'retrieval_semantic_nodes_search']);
+    expect(names).toEqual(['retrieval_documents_get', 'retrieval_documents_get_by_ids', 'retrieval_documents_list', 'retrieval_instances_list', 'retrieval_semantic_nodes_search']);
+    const instances = await client.callTool({ name: 'retrieval_instances_list', arguments: {} });
+    expect((instances.structuredContent as Json).response.items.map((i: Json) => i.instance_id)).toContain(instanceId);
     const result = await client.callTool({ name: 'retrieval_semantic_nodes_search', arguments: { query: 'refund deadline', instance_id: instanceId } });
     expect(result.isError).toBeFalsy();
     const body = result.structuredContent as Json;
@@ -107,6 +113,16 @@ describe.each<ServiceMode>(['embedded', 'distributed'])('ingestion and semantic 
     expect((await api('/api/documents/upsert', { external_id: 'x', name: 'x.md' })).status).toBe(400);
     const tooBig = await api('/api/documents/upsert', { external_id: 'big', name: 'big.txt', content_base64: Buffer.alloc(10 * 1024 * 1024 + 1, 97).toString('base64') });
     expect(tooBig.status).toBe(413);
+    expect(tooBig.body.code).toBe('REPOSITORY.FILE_TOO_LARGE');
+    // The instance's total: this instance may hold 300,000 bytes of documents here.
+    const filler = 'Lorem ipsum dolor sit amet. '.repeat(6000);
+    expect((await api('/api/documents/upsert', { external_id: 'filler-1.txt', name: 'filler-1.txt', content_text: filler })).status).toBe(200);
+    const over = await api('/api/documents/upsert', { external_id: 'filler-2.txt', name: 'filler-2.txt', content_text: filler });
+    expect(over.status).toBe(413);
+    expect(over.body.code).toBe('REPOSITORY.INSTANCE_QUOTA_EXCEEDED');
+    // Replacing a document counts its new size instead of adding to the old one.
+    expect((await api('/api/documents/upsert', { external_id: 'filler-1.txt', name: 'filler-1.txt', content_text: `${filler} v2` })).status).toBe(200);
+    expect((await api('/api/documents/delete', { document_id: (await api('/api/documents/list', {})).body.response.items.find((d: Json) => d.external_id === 'filler-1.txt').id })).status).toBe(200);
     expect((await api('/api/documents/list', {}, { 'instance-id': instanceId, 'api-key': 'svc_ins_wrong' })).status).toBe(401);
     expect((await api('/api/documents/list', {}, {})).status).toBe(401);
     expect((await post(`${service.urls.retrieval}/api/documents/list`, {}, adminKey)).status).toBe(401);

@@ -78,7 +78,7 @@ export function appModule(name: AppName, shared: SharedInfrastructure): DynamicM
           ReadinessModule.forApp(true),
           IdentityModule.forRoot({ withControllers: false }),
           ...repositoryContext(config, { withControllers: true, runWorkers: false }),
-          WorkspaceModule.forRoot({ withControllers: false, withJobHandlers: false }),
+          WorkspaceModule.forRoot({ withControllers: false, withJobHandlers: false, withRetrievalControllers: true }),
           HttpPlatformModule.forRoot({ title: 'docaudit retrieval API', wwwAuthenticate: `Bearer realm="${config.PUBLIC_RETRIEVAL_URL}"` }),
           McpModule.forRoot({ serverName: 'docaudit-retrieval', auditOperationsOnly: false }),
         ],

@@ -44,6 +44,8 @@ export const configSchema = z.object({
   EMBEDDINGS_TIMEOUT_MS: z.coerce.number().int().min(100).max(600000).default(30000),
   EMBEDDINGS_BATCH_SIZE: z.coerce.number().int().min(1).max(2048).default(64),
   EMBEDDINGS_SEND_DIMENSIONS: bool.default(false),
+  /** Raw bytes of live documents allowed per repository instance (default 2 GiB). */
+  INGESTION_MAX_INSTANCE_BYTES: z.coerce.number().int().min(1).default(2 * 1024 * 1024 * 1024),
   /** How the audit side reads repository instances: in-process (`local`) or over their instance API (`http`). */
   REPOSITORY_CLIENT: z.enum(['local', 'http']).default('local'),
   /** Base URL of the instance API for REPOSITORY_CLIENT=http (default PUBLIC_RETRIEVAL_URL). */

@@ -36,3 +36,12 @@ describe('validateInput', () => {
     await expect(validateInput(OneId, [1, 2])).rejects.toMatchObject({ code: 'REQUEST.BODY_NOT_OBJECT' });
   });
 });
+
+class NoFields {}
+
+describe('validateInput (operations without fields)', () => {
+  it('accepts {} and refuses any field by name', async () => {
+    await expect(validateInput(NoFields, {})).resolves.toBeInstanceOf(NoFields);
+    await expect(validateInput(NoFields, { x: 1 })).rejects.toMatchObject({ errors: [{ field: 'x', message: 'x is not a known field' }] });
+  });
+});

@@ -68,7 +68,9 @@ export async function validateInput<T extends object>(type: Type<T>, body: unkno
     });
   }
   const instance = plainToInstance(type, body, { enableImplicitConversion: false, exposeDefaultValues: true });
-  const failures = await validate(instance, { whitelist: true, forbidNonWhitelisted: true, forbidUnknownValues: true });
+  // forbidUnknownValues off: a body class without fields (operations taking {}) has no metadata at all;
+  // whitelist + forbidNonWhitelisted still refuse every field it does not declare.
+  const failures = await validate(instance, { whitelist: true, forbidNonWhitelisted: true, forbidUnknownValues: false });
   if (failures.length === 0) return instance;
 
   const errors = flatten(failures);

@@ -62,4 +62,11 @@ export const INGESTION_LIMITS = {
   /** Request body of the JSON ingestion call (base64 inflates by 4/3, plus metadata). */
   maxRequestBytes: '15mb',
   maxNameLength: 500,
+  /** Raw size of all live documents of one instance (default; INGESTION_MAX_INSTANCE_BYTES overrides). */
+  maxInstanceBytes: 2 * 1024 * 1024 * 1024,
 } as const;
+
+/** Ingestion limits in force, from configuration. */
+export class IngestionSettings {
+  constructor(readonly maxInstanceBytes: number = INGESTION_LIMITS.maxInstanceBytes) {}
+}

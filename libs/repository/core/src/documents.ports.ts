@@ -14,6 +14,10 @@ export abstract class DocumentRepository {
   abstract removeContent(documentId: string): Promise<void>;
   /** Documents of the instance in `state`, or not DELETED when no state is given. */
   abstract count(instanceId: string, state?: IndexationState): Promise<number>;
+  /** Number of documents per indexation state (states with none are absent). */
+  abstract countByState(instanceId: string): Promise<Partial<Record<IndexationState, number>>>;
+  /** Sum of the raw sizes of the documents not DELETED. */
+  abstract totalBytes(instanceId: string): Promise<number>;
   /** Ids of the instance's documents not DELETED, for re-indexation. */
   abstract activeIds(instanceId: string): Promise<string[]>;
 }

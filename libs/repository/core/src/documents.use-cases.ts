@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { REPOSITORY_JOB_NAMES, RepositoryIndexDocumentPayload } from '@svc/contracts';
 import { ActivityLog, Clock, DomainError, IdGenerator, JobQueue, Page, PageRequest, UnitOfWork, VectorIndex } from '@svc/kernel';
-import { documentView, DocumentView, INGESTION_LIMITS, RepositoryDocument } from './document';
+import { documentView, DocumentView, INGESTION_LIMITS, IngestionSettings, RepositoryDocument } from './document';
 import { DocumentRepository, SemanticNodeRepository } from './documents.ports';
 import { SUPPORTED_MEDIA_TYPES } from './parsing/document-parser.port';
 import type { IndexationState } from './repository-instance';
@@ -37,6 +37,7 @@ export class IngestDocument {
     private readonly ids: IdGenerator,
     private readonly clock: Clock,
     private readonly uow: UnitOfWork,
+    private readonly settings: IngestionSettings,
   ) {}
 
   async execute(instanceId: string, input: IngestInput): Promise<DocumentView & { reindexing: boolean }> {
@@ -51,6 +52,11 @@ export class IngestDocument {
       const now = this.clock.now();
       const existing = await this.documents.findByExternalId(instanceId, input.externalId);
       const unchanged = existing !== null && existing.contentHash === contentHash && existing.state !== 'DELETED';
+      const replaced = existing && existing.state !== 'DELETED' ? existing.sizeBytes : 0;
+      const total = (await this.documents.totalBytes(instanceId)) - replaced + input.content.length;
+      if (total > this.settings.maxInstanceBytes) {
+        throw new DomainError('too_large', 'REPOSITORY.INSTANCE_QUOTA_EXCEEDED', `This document would bring the instance to ${total} bytes; the limit is ${this.settings.maxInstanceBytes} bytes of documents per instance.`, { hint: 'Delete documents you no longer need, or raise INGESTION_MAX_INSTANCE_BYTES.' });
+      }
       const document: RepositoryDocument = {
         id: existing?.id ?? this.ids.next('kd_'),
         instanceId,
@@ -95,6 +101,28 @@ export class GetDocumentsByIds {
   async execute(instanceId: string, ids: string[]): Promise<DocumentView[]> {
     const found = await Promise.all([...new Set(ids)].map((id) => this.documents.get(instanceId, id)));
     return found.filter((d): d is RepositoryDocument => d !== null && d.state !== 'DELETED').map(documentView);
+  }
+}
+
+export interface IndexationProgress {
+  instance_id: string;
+  total: number;
+  by_state: Partial<Record<IndexationState, number>>;
+  /** Share of live documents whose indexation has finished (indexed or failed), 0-100. */
+  percent_done: number;
+  done: boolean;
+}
+
+/** Where the indexation of an instance stands: documents per state and the share finished. */
+@Injectable()
+export class GetIndexationProgress {
+  constructor(private readonly documents: DocumentRepository) {}
+  async execute(instanceId: string): Promise<IndexationProgress> {
+    const byState = await this.documents.countByState(instanceId);
+    const live = Object.entries(byState).filter(([state]) => state !== 'DELETED').reduce((sum, [, n]) => sum + (n ?? 0), 0);
+    const pending = (byState.PENDING ?? 0) + (byState.PARSING ?? 0);
+    const percent = live === 0 ? 100 : Math.floor(((live - pending) / live) * 100);
+    return { instance_id: instanceId, total: live, by_state: byState, percent_done: percent, done: pending === 0 };
   }
 }
 

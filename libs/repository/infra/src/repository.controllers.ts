@@ -1,8 +1,8 @@
 import { Body, Controller } from '@nestjs/common';
 import { CurrentPrincipal, DeclareOperation } from '@svc/http';
 import { DomainError, pageRequest, Principal } from '@svc/kernel';
-import { CountDocuments, DeleteDocument, GetDocument, GetDocumentsByIds, IngestDocument, ListDocuments, mediaTypeFor, ReindexDocuments, SearchSemanticNodes } from '@svc/repository-core';
-import { CountDocumentsInput, DocumentIdInput, DocumentIdsInput, InstanceDocumentInput, InstanceDocumentsByIdsInput, InstanceDocumentsInput, ListDocumentsInput, ReindexInput, SemanticSearchInput, UpsertDocumentInput } from './repository.dto';
+import { CountDocuments, DeleteDocument, GetDocument, GetDocumentsByIds, GetIndexationProgress, IngestDocument, ListDocuments, mediaTypeFor, ReindexDocuments, SearchSemanticNodes } from '@svc/repository-core';
+import { CountDocumentsInput, DocumentIdInput, DocumentIdsInput, EmptyInput, InstanceIdInput, InstanceDocumentInput, InstanceDocumentsByIdsInput, InstanceDocumentsInput, ListDocumentsInput, ReindexInput, SemanticSearchInput, UpsertDocumentInput } from './repository.dto';
 
 const instanceApi = { permission: 'read', mcp: false, surface: 'instance' } as const;
 
@@ -23,7 +23,13 @@ export class InstanceDocumentsController {
     private readonly reindex: ReindexDocuments,
     private readonly getByIds: GetDocumentsByIds,
     private readonly count: CountDocuments,
+    private readonly progress: GetIndexationProgress,
   ) {}
+
+  @DeclareOperation({ ...instanceApi, name: 'instance_indexation_progress', path: '/api/documents/progress', description: 'Indexation progress of the instance: documents per state, share finished.', input: EmptyInput })
+  indexationProgress(@Body() _body: EmptyInput, @CurrentPrincipal() principal: Principal) {
+    return this.progress.execute(instanceOf(principal));
+  }
 
   @DeclareOperation({ ...instanceApi, name: 'instance_documents_get_by_ids', path: '/api/documents/get-by-ids', description: 'Up to 100 documents by id; unknown or deleted ids are left out.', input: DocumentIdsInput })
   getDocumentsByIds(@Body() body: DocumentIdsInput, @CurrentPrincipal() principal: Principal) {
@@ -79,7 +85,13 @@ export class RetrievalController {
     private readonly list: ListDocuments,
     private readonly get: GetDocument,
     private readonly getByIds: GetDocumentsByIds,
+    private readonly progress: GetIndexationProgress,
   ) {}
+
+  @DeclareOperation({ ...retrieval, mcp: false, name: 'retrieval_indexation_progress', path: '/retrieval/instances/indexation-progress', description: 'Indexation progress of an instance: documents per state, share finished.', input: InstanceIdInput })
+  indexationProgress(@Body() body: InstanceIdInput) {
+    return this.progress.execute(body.instance_id);
+  }
 
   @DeclareOperation({ ...retrieval, name: 'retrieval_documents_list', path: '/retrieval/documents/list', description: 'Documents of an instance with their indexation state, newest first.', input: InstanceDocumentsInput })
   listDocuments(@Body() body: InstanceDocumentsInput) {

@@ -69,6 +69,13 @@ export class CountDocumentsInput {
   state?: IndexationState;
 }
 
+export class EmptyInput {}
+
+export class InstanceIdInput {
+  @IsPrefixedId('ki_')
+  instance_id!: string;
+}
+
 export class ReindexInput {
   @IsOptional()
   @IsPrefixedId('kd_')

@@ -110,6 +110,16 @@ export class TypeOrmDocumentRepository extends DocumentRepository {
     return Number(rows[0]?.n ?? 0);
   }
 
+  async countByState(instanceId: string): Promise<Partial<Record<IndexationState, number>>> {
+    const rows = await this.q<{ state: IndexationState; n: string }>(`SELECT state, count(*) AS n FROM repository.documents WHERE instance_id = $1 GROUP BY state`, [instanceId]);
+    return Object.fromEntries(rows.map((r) => [r.state, Number(r.n)]));
+  }
+
+  async totalBytes(instanceId: string): Promise<number> {
+    const rows = await this.q<{ n: string | null }>(`SELECT sum(size_bytes) AS n FROM repository.documents WHERE instance_id = $1 AND state <> 'DELETED'`, [instanceId]);
+    return Number(rows[0]?.n ?? 0);
+  }
+
   async activeIds(instanceId: string): Promise<string[]> {
     const rows = await this.q<{ id: string }>(`SELECT id FROM repository.documents WHERE instance_id = $1 AND state <> 'DELETED' ORDER BY id`, [instanceId]);
     return rows.map((r) => r.id);

@@ -171,3 +171,22 @@ export class AuditDocumentController {
     return this.list.execute(principal, body.instance_id, pageRequest(body.offset, body.limit), body.state);
   }
 }
+
+/** Served by the retrieval app (REST and MCP): the instances a caller may search. */
+@Controller()
+export class RetrievalInstancesController {
+  constructor(private readonly list: ListInstancesForUser) {}
+
+  @DeclareOperation({
+    name: 'retrieval_instances_list',
+    path: '/retrieval/instances/list',
+    description: 'Repository instances the caller can search (its audit instances, or all of the organisation for ADMIN and AUTHORITY_MANAGER), newest first.',
+    input: ListInstancesInput,
+    permission: 'retrieval',
+    mcp: true,
+    surface: 'resource',
+  })
+  instances(@Body() body: ListInstancesInput, @CurrentPrincipal() principal: Principal) {
+    return this.list.execute(principal, pageRequest(body.offset, body.limit));
+  }
+}

@@ -34,7 +34,7 @@ import {
   UserIsAdmin,
 } from '@svc/workspace-core';
 import { IdentityUserDirectory, LocalRepositoryInstances, WorkspaceInstanceAccessReader } from './workspace.adapters';
-import { AuditDocumentController, InstanceController, InstanceUserController } from './workspace.controller';
+import { AuditDocumentController, InstanceController, InstanceUserController, RetrievalInstancesController } from './workspace.controller';
 import { TypeOrmDocumentRecordRepository } from './document-records.repository';
 import { HttpRepositoryInstanceClient, LocalRepositoryInstanceClient } from './repository-instance-clients';
 import { SealedRepositoryLinkStore, TypeOrmAuditInstanceRepository, TypeOrmMembershipRepository } from './workspace.repositories';
@@ -84,10 +84,13 @@ export class WorkspaceJobHandlers implements OnModuleInit {
 @Global()
 @Module({})
 export class WorkspaceModule {
-  static forRoot(options: { withControllers: boolean; withJobHandlers: boolean }): DynamicModule {
+  static forRoot(options: { withControllers: boolean; withJobHandlers: boolean; withRetrievalControllers?: boolean }): DynamicModule {
     return {
       module: WorkspaceModule,
-      controllers: options.withControllers ? [InstanceController, InstanceUserController, AuditDocumentController] : [],
+      controllers: [
+        ...(options.withControllers ? [InstanceController, InstanceUserController, AuditDocumentController] : []),
+        ...(options.withRetrievalControllers ? [RetrievalInstancesController] : []),
+      ],
       providers: [
         { provide: AuditInstanceRepository, useClass: TypeOrmAuditInstanceRepository },
         { provide: MembershipRepository, useClass: TypeOrmMembershipRepository },
