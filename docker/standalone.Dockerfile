@@ -37,6 +37,8 @@ ENV NODE_ENV=production \
 COPY package.json ./
 COPY --from=deps /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
+# The demo repository (Markdown, read at the first start; the build compiles code only).
+COPY --from=build /app/libs/composition/demo ./libs/composition/demo
 # DATA_DIR is used only without DATABASE_URL (embedded PGlite and its generated secret). It belongs
 # to the unprivileged user; the code stays root-owned, read-only for it.
 RUN mkdir -p /data && chown node:node /data

@@ -84,6 +84,30 @@ describe.each<ServiceMode>(['embedded', 'distributed'])('ingestion and semantic 
     expect(parking.body.response.semantic_nodes[0].text).toContain('5 euros');
   });
 
+  it('answers questions on the instance API from the repository, logs every search and counts them', async () => {
+    const answered = await api('/api/search/query', { query: 'How long do refunds take?', user: 'alice' });
+    expect(answered.status).toBe(200);
+    expect(answered.body.response).toMatchObject({ query: 'How long do refunds take?', got_answer: true, answer: expect.stringContaining('30 days'), reason: expect.any(String) });
+    expect(answered.body.response.confident_rate).toBeGreaterThanOrEqual(0.5);
+    expect(answered.body.response.documents).toEqual([{ id: expect.stringMatching(/^kd_/), name: 'refunds.md', url: 'https://intranet.example/refunds' }]);
+    const unanswered = await api('/api/search/query', { query: 'Who won the football world cup in 1954?', user: 'bob' });
+    expect(unanswered.body.response).toMatchObject({ got_answer: false, answer: '', confident_rate: 0, documents: [] });
+
+    expect((await api('/api/search/stats/count-search', {})).body).toEqual({ response: 2 });
+    expect((await api('/api/search/stats/count-answered-search', {})).body).toEqual({ response: 1 });
+    const today = new Date().toISOString().slice(0, 10);
+    expect((await api('/api/search/stats/count-search-by-date', { begin_date: today, end_date: today })).body).toEqual({ response: 2 });
+    expect((await api('/api/search/stats/count-answered-search-by-date', { begin_date: today, end_date: today })).body).toEqual({ response: 1 });
+    expect((await api('/api/search/stats/count-search-by-date', { begin_date: '2001-01-01', end_date: '2001-01-31' })).body).toEqual({ response: 0 });
+    expect((await api('/api/search/stats/count-search-by-date', { begin_date: 'soon', end_date: today })).status).toBe(400);
+    const logged = await api('/api/search/stats/list-search', { offset: 0, limit: 10 });
+    expect(logged.body.response).toEqual([
+      { id: expect.stringMatching(/^sl_/), answer_text: expect.stringContaining('30 days'), query: 'How long do refunds take?', user_id: 'alice', date: expect.any(String) },
+      { id: expect.stringMatching(/^sl_/), answer_text: '', query: 'Who won the football world cup in 1954?', user_id: 'bob', date: expect.any(String) },
+    ]);
+    expect((await api('/api/search/query', { query: 'x', user: 'alice' }, {})).status).toBe(401);
+  });
+
   it('serves the retrieval tools on its /mcp endpoint (official SDK client)', async () => {
     const client = new Client({ name: 'e2e', version: '1.0.0' });
     await client.connect(new StreamableHTTPClientTransport(new URL(`${service.urls.retrieval}/mcp`), { requestInit: { headers: { authorization: `Bearer ${adminKey}` } } }));

@@ -3,6 +3,7 @@ import { AppConfig, PlatformCoreModule } from '@svc/config';
 import { Database, DatabaseModule } from '@svc/database';
 import { EmbeddingsModule } from '@svc/embeddings';
 import { HttpPlatformModule } from '@svc/http';
+import { LlmModule } from '@svc/llm';
 import { IdentityModule } from '@svc/identity-infra';
 import { JobsModule } from '@svc/jobs';
 import { McpModule } from '@svc/mcp';
@@ -35,12 +36,13 @@ function foundation(shared: SharedInfrastructure): DynamicModule[] {
   ];
 }
 
-/** The repository context with what it needs: jobs, embeddings, the vector index. */
+/** The repository context with what it needs: jobs, embeddings, the vector index, the language model. */
 export function repositoryContext(config: AppConfig, options: { withControllers: boolean; runWorkers: boolean }): DynamicModule[] {
   return [
     JobsModule.forRoot({ runWorkers: options.runWorkers, queuePrefix: config.JOBS_QUEUE_PREFIX }),
     EmbeddingsModule.forRoot(),
     VectorIndexModule.forRoot(),
+    LlmModule.forRoot(),
     RepositoryModule.forRoot({ withControllers: options.withControllers, withJobHandlers: options.runWorkers }),
   ];
 }

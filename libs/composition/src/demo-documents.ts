@@ -1,105 +1,71 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+
+export interface DemoDocument {
+  /** Path under the demo folder, e.g. `finance/refund-policy.md`. */
+  externalId: string;
+  /** The document's first-line `# ` title. */
+  name: string;
+  url: string;
+  /** The department: the document's folder (`hr`, `finance`, `support`, ...). */
+  owner: string;
+  content: string;
+}
+
+/** The demo folder, from the repository root. */
+const DEMO_FOLDER = join('libs', 'composition', 'demo');
+const INTRANET = 'https://intranet.northwind.example';
+
 /**
- * The demo repository ingested on the standalone service's first start. Small on purpose, with
- * real findings to make: refund and hotel figures that contradict each other, and a duplicate.
+ * The demo repository ingested on the standalone service's first start: the intranet of Northwind
+ * Outdoor, a fictional maker and retailer of outdoor gear, one Markdown file per document under
+ * `libs/composition/demo/<department>/`. It holds real findings to make: contradictions,
+ * near-duplicates, an exact duplicate and subjects referenced but documented nowhere, all listed in
+ * `libs/composition/demo/ANSWER-KEY.md` (files at the folder's top level are not documents).
+ *
+ * The files are read at start-up. From the sources the folder is beside `src/`; from the build
+ * (`dist/libs/composition/src`) it is found under the repository root, since the build does not copy
+ * Markdown files. Where neither exists (an image holding only dist/), the demo repository is empty.
  */
-export const DEMO_DOCUMENTS: { externalId: string; name: string; url: string; owner: string; content: string }[] = [
-  {
-    externalId: 'finance/refund-policy.md',
-    name: 'Refund policy',
-    url: 'https://intranet.example/finance/refund-policy',
-    owner: 'finance',
-    content: `# Refund policy
+export function loadDemoDocuments(directory: string | null = findDemoDirectory()): DemoDocument[] {
+  if (directory === null) return [];
+  const documents: DemoDocument[] = [];
+  for (const department of readdirSync(directory, { withFileTypes: true })) {
+    if (!department.isDirectory()) continue;
+    for (const file of readdirSync(join(directory, department.name), { withFileTypes: true })) {
+      if (!file.isFile() || !file.name.endsWith('.md')) continue;
+      const content = readFileSync(join(directory, department.name, file.name), 'utf8');
+      const slug = basename(file.name, '.md');
+      documents.push({
+        externalId: `${department.name}/${file.name}`,
+        name: /^# (.+)$/m.exec(content.split('\n', 1)[0])?.[1].trim() ?? slug,
+        url: `${INTRANET}/${department.name}/${slug}`,
+        owner: department.name,
+        content,
+      });
+    }
+  }
+  return documents.sort((a, b) => (a.externalId < b.externalId ? -1 : a.externalId > b.externalId ? 1 : 0));
+}
 
-## Eligibility
+/** The first existing demo folder: beside the sources, then under each enclosing folder with a package.json. */
+export function findDemoDirectory(start: string = __dirname): string | null {
+  const candidates = [join(start, '..', 'demo')];
+  for (let dir = start; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, 'package.json'))) candidates.push(join(dir, DEMO_FOLDER));
+    if (dirname(dir) === dir) break;
+  }
+  return candidates.find(hasDocuments) ?? null;
+}
 
-Customers may ask for a refund of any order that was not delivered, or that arrived damaged.
+function hasDocuments(directory: string): boolean {
+  try {
+    return readdirSync(directory, { withFileTypes: true }).some(
+      (entry) => entry.isDirectory() && readdirSync(join(directory, entry.name)).some((name) => name.endsWith('.md')),
+    );
+  } catch {
+    return false;
+  }
+}
 
-## Deadlines
-
-Refunds are processed within 30 days of the customer's request.
-Card payments are refunded to the card used for the order; bank transfers are refunded by transfer.
-
-## Exceptions
-
-Gift cards are not refundable.
-`,
-  },
-  {
-    externalId: 'support/customer-faq.md',
-    name: 'Customer FAQ',
-    url: 'https://intranet.example/support/faq',
-    owner: 'support',
-    content: `# Customer FAQ
-
-## How long does a refund take?
-
-Refunds are issued within 14 days after we receive the request.
-
-## Can I change my delivery address?
-
-Yes, until the parcel leaves the warehouse. Contact support with your order number.
-
-## Are gift cards refundable?
-
-No, gift cards cannot be refunded.
-`,
-  },
-  {
-    externalId: 'hr/travel-expenses.md',
-    name: 'Travel expenses',
-    url: 'https://intranet.example/hr/travel-expenses',
-    owner: 'hr',
-    content: `# Travel expenses
-
-## Hotels
-
-The company reimburses hotel nights up to 150 EUR per night in every city.
-
-## Meals
-
-Meals are reimbursed up to 35 EUR per day on presentation of receipts.
-
-## Trains and flights
-
-Trains are preferred for trips under four hours.
-`,
-  },
-  {
-    externalId: 'hr/travel-policy-2023.md',
-    name: 'Travel policy 2023',
-    url: 'https://intranet.example/hr/travel-policy-2023',
-    owner: 'hr',
-    content: `# Travel policy 2023
-
-## Accommodation
-
-Hotel costs are reimbursed up to 120 EUR per night; Paris and London up to 180 EUR.
-
-## Booking
-
-All trips are booked through the travel desk at least one week in advance.
-`,
-  },
-  {
-    externalId: 'hr/remote-work.md',
-    name: 'Remote work',
-    url: 'https://intranet.example/hr/remote-work',
-    owner: 'hr',
-    content: `# Remote work
-
-Employees may work remotely up to three days per week, in agreement with their manager.
-Equipment for the home office is provided by the IT desk.
-`,
-  },
-  {
-    externalId: 'hr/remote-work-copy.md',
-    name: 'Remote work (copy)',
-    url: 'https://intranet.example/hr/old/remote-work',
-    owner: 'hr',
-    content: `# Remote work
-
-Employees may work remotely up to three days per week, in agreement with their manager.
-Equipment for the home office is provided by the IT desk.
-`,
-  },
-];
+export const DEMO_DOCUMENTS: DemoDocument[] = loadDemoDocuments();

@@ -1,7 +1,7 @@
 import { PLATFORM_MIGRATIONS, PersistenceParts } from '@svc/database';
 import { CreateIdentitySchema1763700000100, IDENTITY_ENTITIES } from '@svc/identity-infra';
 import { JOBS_MIGRATIONS } from '@svc/jobs';
-import { AddDocumentsAndSemanticNodes1763700000500, CreateRepositorySchema1763700000200 } from '@svc/repository-infra';
+import { AddDocumentsAndSemanticNodes1763700000500, CreateRepositorySchema1763700000200, CreateSearchLogs1763700000700 } from '@svc/repository-infra';
 import { VECTOR_INDEX_MIGRATIONS } from '@svc/vector-index';
 import { CreateDocumentRecords1763700000600, CreateWorkspaceSchema1763700000300 } from '@svc/workspace-infra';
 
@@ -17,5 +17,6 @@ export const PERSISTENCE: PersistenceParts = {
     ...VECTOR_INDEX_MIGRATIONS,
     AddDocumentsAndSemanticNodes1763700000500,
     CreateDocumentRecords1763700000600,
+    CreateSearchLogs1763700000700,
   ],
 };

@@ -44,6 +44,15 @@ export const configSchema = z.object({
   EMBEDDINGS_TIMEOUT_MS: z.coerce.number().int().min(100).max(600000).default(30000),
   EMBEDDINGS_BATCH_SIZE: z.coerce.number().int().min(1).max(2048).default(64),
   EMBEDDINGS_SEND_DIMENSIONS: bool.default(false),
+  /** `local` (deterministic extractive answers, no network) or `anthropic` (Messages API). */
+  LLM_PROVIDER: z.enum(['local', 'anthropic']).default('local'),
+  ANTHROPIC_API_KEY: z.string().min(1).optional(),
+  ANTHROPIC_BASE_URL: url.default('https://api.anthropic.com'),
+  ANTHROPIC_MODEL: z.string().min(1).max(200).default('claude-sonnet-4-6'),
+  LLM_TIMEOUT_MS: z.coerce.number().int().min(100).max(600000).default(10000),
+  LLM_MAX_RETRIES: z.coerce.number().int().min(0).max(10).default(3),
+  /** Confidence (0-1) from which a search counts as answered (got_answer). */
+  SEARCH_ANSWER_THRESHOLD: z.coerce.number().min(0).max(1).default(0.5),
   /** Raw bytes of live documents allowed per repository instance (default 2 GiB). */
   INGESTION_MAX_INSTANCE_BYTES: z.coerce.number().int().min(1).default(2 * 1024 * 1024 * 1024),
   /** How the audit side reads repository instances: in-process (`local`) or over their instance API (`http`). */
@@ -98,6 +107,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const databaseMode = raw.DATABASE_URL ? 'postgres' : 'embedded';
   if (databaseMode === 'postgres' && !raw.AUTH_SECRET) {
     throw new ConfigError(['AUTH_SECRET: required when DATABASE_URL is set (every app of a deployment must share it)']);
+  }
+  if (raw.LLM_PROVIDER === 'anthropic' && raw.ANTHROPIC_API_KEY === undefined) {
+    throw new ConfigError(['ANTHROPIC_API_KEY: required when LLM_PROVIDER=anthropic']);
   }
   if (raw.EMBEDDINGS_PROVIDER === 'openai-compatible') {
     const missing = (['EMBEDDINGS_BASE_URL', 'EMBEDDINGS_MODEL', 'EMBEDDINGS_DIMENSIONS'] as const).filter((name) => raw[name] === undefined);

@@ -20,6 +20,7 @@ export const REDACTED_PATHS = [
   '*.client_secret',
   '*.secret',
   '*.EMBEDDINGS_API_KEY',
+  '*.ANTHROPIC_API_KEY',
   '*.AUTH_SECRET',
 ];
 

@@ -11,3 +11,4 @@ export * from './search-semantic-nodes.use-case';
 export * from './parsing/chunking';
 export * from './parsing/document-parser.port';
 export * from './parsing/parsed-document';
+export * from './search-answers';

@@ -11,6 +11,9 @@ export interface SemanticSearchResult {
 /** Candidates taken from each ranking before fusion. */
 const CANDIDATES = 50;
 
+/** Which rankings to use: both fused (the service's behaviour), or one alone (offline evaluation only, not exposed). */
+export type SearchMode = 'hybrid' | 'fulltext' | 'vector';
+
 /**
  * Hybrid retrieval (BEHAVIOUR.md §10): PostgreSQL full-text ranking and vector similarity, fused by
  * reciprocal rank. No LLM call. Results are grouped per document for display as well.
@@ -24,12 +27,12 @@ export class SearchSemanticNodes {
     private readonly vectors: VectorIndex,
   ) {}
 
-  async execute(instanceId: string, query: string, limit = 10): Promise<SemanticSearchResult> {
-    const [fullText, [queryVector]] = await Promise.all([
-      this.nodes.fullTextSearch(instanceId, query, CANDIDATES),
-      this.embedder.embed([query]),
+  async execute(instanceId: string, query: string, limit = 10, mode: SearchMode = 'hybrid'): Promise<SemanticSearchResult> {
+    const [fullText, queryVectors] = await Promise.all([
+      mode === 'vector' ? [] : this.nodes.fullTextSearch(instanceId, query, CANDIDATES),
+      mode === 'fulltext' ? null : this.embedder.embed([query]),
     ]);
-    const nearest = await this.vectors.search(instanceId, this.embedder.model, queryVector, CANDIDATES);
+    const nearest = queryVectors ? await this.vectors.search(instanceId, this.embedder.model, queryVectors[0], CANDIDATES) : [];
     const fused = reciprocalRankFusion([fullText.map((m) => m.id), nearest.map((m) => m.id)]).slice(0, limit);
     const byId = new Map((await this.nodes.getMany(fused.map((f) => f.id))).map((n) => [n.id, n]));
     const semantic_nodes = fused

@@ -7,3 +7,5 @@ export * from './repository.module';
 export * from './typeorm-documents.store';
 export * from './typeorm-repository-instance.store';
 export * from './parsers/composite-document-parser';
+export * from './search-logs.migration';
+export * from './typeorm-search-log.repository';

@@ -1,8 +1,8 @@
 import { Body, Controller } from '@nestjs/common';
 import { CurrentPrincipal, DeclareOperation } from '@svc/http';
 import { DomainError, pageRequest, Principal } from '@svc/kernel';
-import { CountDocuments, DeleteDocument, GetDocument, GetDocumentsByIds, GetIndexationProgress, IngestDocument, ListDocuments, mediaTypeFor, ReindexDocuments, SearchSemanticNodes } from '@svc/repository-core';
-import { CountDocumentsInput, DocumentIdInput, DocumentIdsInput, EmptyInput, InstanceIdInput, InstanceDocumentInput, InstanceDocumentsByIdsInput, InstanceDocumentsInput, ListDocumentsInput, ReindexInput, SemanticSearchInput, UpsertDocumentInput } from './repository.dto';
+import { AnswerSearch, CountDocuments, DeleteDocument, SearchStats, GetDocument, GetDocumentsByIds, GetIndexationProgress, IngestDocument, ListDocuments, mediaTypeFor, ReindexDocuments, SearchSemanticNodes } from '@svc/repository-core';
+import { CountDocumentsInput, DateRangeInput, SearchListInput, SearchQueryInput, DocumentIdInput, DocumentIdsInput, EmptyInput, InstanceIdInput, InstanceDocumentInput, InstanceDocumentsByIdsInput, InstanceDocumentsInput, ListDocumentsInput, ReindexInput, SemanticSearchInput, UpsertDocumentInput } from './repository.dto';
 
 const instanceApi = { permission: 'read', mcp: false, surface: 'instance' } as const;
 
@@ -76,6 +76,46 @@ export class InstanceDocumentsController {
 }
 
 const retrieval = { permission: 'retrieval', instanceField: 'instance_id', mcp: true, surface: 'resource' } as const;
+
+/** The instance API's search: answers synthesised from the repository, and their statistics. */
+@Controller()
+export class InstanceSearchController {
+  constructor(
+    private readonly answer: AnswerSearch,
+    private readonly stats: SearchStats,
+  ) {}
+
+  @DeclareOperation({ ...instanceApi, name: 'instance_search_query', path: '/api/search/query', description: 'Answer a question from the repository: the answer, its reason, a calibrated confident_rate, got_answer by the configured threshold, and the cited documents. Every query is logged.', input: SearchQueryInput })
+  query(@Body() body: SearchQueryInput, @CurrentPrincipal() principal: Principal) {
+    return this.answer.execute(instanceOf(principal), body.query, body.user);
+  }
+
+  @DeclareOperation({ ...instanceApi, name: 'instance_search_count_by_date', path: '/api/search/stats/count-search-by-date', description: 'Searches between begin_date and end_date (inclusive; dates are whole UTC days).', input: DateRangeInput })
+  countByDate(@Body() body: DateRangeInput, @CurrentPrincipal() principal: Principal) {
+    return this.stats.countByDate(instanceOf(principal), body.begin_date, body.end_date, false);
+  }
+
+  @DeclareOperation({ ...instanceApi, name: 'instance_search_count_answered_by_date', path: '/api/search/stats/count-answered-search-by-date', description: 'Answered searches between begin_date and end_date (inclusive).', input: DateRangeInput })
+  countAnsweredByDate(@Body() body: DateRangeInput, @CurrentPrincipal() principal: Principal) {
+    return this.stats.countByDate(instanceOf(principal), body.begin_date, body.end_date, true);
+  }
+
+  @DeclareOperation({ ...instanceApi, name: 'instance_search_count', path: '/api/search/stats/count-search', description: 'All searches of the instance.', input: EmptyInput })
+  count(@Body() _body: EmptyInput, @CurrentPrincipal() principal: Principal) {
+    return this.stats.count(instanceOf(principal), false);
+  }
+
+  @DeclareOperation({ ...instanceApi, name: 'instance_search_count_answered', path: '/api/search/stats/count-answered-search', description: 'Answered searches of the instance.', input: EmptyInput })
+  countAnswered(@Body() _body: EmptyInput, @CurrentPrincipal() principal: Principal) {
+    return this.stats.count(instanceOf(principal), true);
+  }
+
+  @DeclareOperation({ ...instanceApi, name: 'instance_search_list', path: '/api/search/stats/list-search', description: 'Logged searches, oldest first: id, answer_text ("" when unanswered), query, user_id, date.', input: SearchListInput })
+  list(@Body() body: SearchListInput, @CurrentPrincipal() principal: Principal) {
+    const page = pageRequest(body.offset, body.limit);
+    return this.stats.list(instanceOf(principal), page.offset, page.limit);
+  }
+}
 
 /** Retrieval REST API and MCP tools (bearer credentials; every role but BILLING; instance membership applies). */
 @Controller()

@@ -125,3 +125,28 @@ export class InstanceDocumentsByIdsInput {
   @IsPrefixedId('kd_', { each: true })
   document_ids!: string[];
 }
+
+export class SearchQueryInput {
+  @IsString()
+  @MinLength(1)
+  @MaxLength(2000)
+  query!: string;
+
+  /** Who asked (the caller's own user identifier, logged with the search). */
+  @IsString()
+  @MaxLength(200)
+  user!: string;
+}
+
+export class DateRangeInput {
+  /** A date (YYYY-MM-DD, the whole UTC day) or an ISO 8601 date-time; inclusive. */
+  @IsString()
+  @MaxLength(40)
+  begin_date!: string;
+
+  @IsString()
+  @MaxLength(40)
+  end_date!: string;
+}
+
+export class SearchListInput extends PaginationInput {}

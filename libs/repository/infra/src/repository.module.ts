@@ -4,6 +4,10 @@ import { APP_CONFIG, AppConfig, deriveKey } from '@svc/config';
 import { InstanceAuthenticator } from '@svc/http';
 import { JobHandlerRegistry } from '@svc/jobs';
 import {
+  AnswerSearch,
+  SearchAnswerSettings,
+  SearchLogRepository,
+  SearchStats,
   AuthenticateInstanceKey,
   CountDocuments,
   CountPendingDocuments,
@@ -27,11 +31,14 @@ import {
 import { HmacInstanceKeyHasher } from './hmac-instance-key-hasher';
 import { RepositoryInstanceAuthenticator } from './instance-authenticator';
 import { CompositeDocumentParser } from './parsers/composite-document-parser';
-import { InstanceDocumentsController, RetrievalController } from './repository.controllers';
+import { InstanceDocumentsController, InstanceSearchController, RetrievalController } from './repository.controllers';
+import { TypeOrmSearchLogRepository } from './typeorm-search-log.repository';
 import { TypeOrmDocumentRepository, TypeOrmSemanticNodeRepository } from './typeorm-documents.store';
 import { TypeOrmRepositoryInstanceStore } from './typeorm-repository-instance.store';
 
 const USE_CASES = [
+  AnswerSearch,
+  SearchStats,
   AuthenticateInstanceKey,
   CountDocuments,
   CountPendingDocuments,
@@ -84,7 +91,7 @@ export class RepositoryModule {
   static forRoot(options: RepositoryModuleOptions = { withControllers: false, withJobHandlers: false }): DynamicModule {
     return {
       module: RepositoryModule,
-      controllers: options.withControllers ? [InstanceDocumentsController, RetrievalController] : [],
+      controllers: options.withControllers ? [InstanceDocumentsController, InstanceSearchController, RetrievalController] : [],
       providers: [
         { provide: RepositoryInstanceStore, useClass: TypeOrmRepositoryInstanceStore },
         { provide: DocumentRepository, useClass: TypeOrmDocumentRepository },
@@ -92,6 +99,8 @@ export class RepositoryModule {
         { provide: DocumentParser, useClass: CompositeDocumentParser },
         { provide: InstanceKeyHasher, inject: [APP_CONFIG], useFactory: (c: AppConfig) => new HmacInstanceKeyHasher(deriveKey(c.authSecret, 'instance-key-pepper')) },
         { provide: InstanceAuthenticator, useClass: RepositoryInstanceAuthenticator },
+        { provide: SearchLogRepository, useClass: TypeOrmSearchLogRepository },
+        { provide: SearchAnswerSettings, inject: [APP_CONFIG], useFactory: (c: AppConfig) => new SearchAnswerSettings(c.SEARCH_ANSWER_THRESHOLD) },
         { provide: IngestionSettings, inject: [APP_CONFIG], useFactory: (c: AppConfig) => new IngestionSettings(c.INGESTION_MAX_INSTANCE_BYTES) },
         ...USE_CASES,
         ...(options.withJobHandlers ? [RepositoryJobHandlers] : []),

@@ -176,12 +176,15 @@ export class TypeOrmSemanticNodeRepository extends SemanticNodeRepository {
   }
 
   async fullTextSearch(instanceId: string, query: string, limit: number): Promise<FullTextMatch[]> {
-    // Any of the query's words may match (OR of lexemes); ranking rewards nodes matching more of them.
+    // Any of the query's content words may match (OR of lexemes), ranked by how many and how close.
+    // The English configuration drops stop words ("how", "do", "the"), which would otherwise match
+    // nearly every node; a query made only of stop words falls back to the unstemmed 'simple' one.
     const rows = await this.q<{ id: string; document_id: string; rank: number }>(
-      `WITH terms AS (
-         SELECT string_agg(DISTINCT quote_literal(lexeme), ' | ') AS q FROM (
-           SELECT unnest(tsvector_to_array(to_tsvector('english', $2))) AS lexeme
-           UNION SELECT unnest(tsvector_to_array(to_tsvector('simple', $2)))) l)
+      `WITH english AS (
+         SELECT string_agg(DISTINCT quote_literal(lexeme), ' | ') AS q FROM unnest(tsvector_to_array(to_tsvector('english', $2))) AS lexeme),
+       simple AS (
+         SELECT string_agg(DISTINCT quote_literal(lexeme), ' | ') AS q FROM unnest(tsvector_to_array(to_tsvector('simple', $2))) AS lexeme),
+       terms AS (SELECT coalesce(english.q, simple.q) AS q FROM english, simple)
        SELECT n.id, n.document_id, ts_rank_cd(n.search_vector, to_tsquery('simple', terms.q)) AS rank
          FROM repository.semantic_nodes n, terms
         WHERE terms.q IS NOT NULL AND n.instance_id = $1 AND n.search_vector @@ to_tsquery('simple', terms.q)

@@ -9,3 +9,4 @@ export * from './unit-of-work';
 export * from './job-queue';
 export * from './embedder';
 export * from './vector-index';
+export * from './language-model';

@@ -1,0 +1,270 @@
+import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { AnswerExcerpt } from '@svc/kernel';
+import { ANSWER_TOOL_NAME } from '../answer-prompt';
+import { answerExtractively } from '../local-extractive.language-model';
+
+/** What the server does with one request; requests beyond the script get `ok`. */
+export type ScriptedReply =
+  /** A message whose tool call answers from the prompt's excerpts (with the local extractive model). */
+  | 'ok'
+  /** Never answers (the client's timeout must fire). */
+  | 'hang'
+  /** A text block and `end_turn`: the model did not call the tool. */
+  | 'text-only'
+  /** `max_tokens` before the tool call. */
+  | 'max-tokens'
+  /** `refusal`: the model declined. */
+  | 'refusal'
+  /** A tool call with exactly this input (malformed inputs, invented citations...). */
+  | { toolInput: unknown }
+  /** An error response in the API's shape (`{type:'error', error:{type, message}}`), or any raw body. */
+  | { status: number; errorType?: string; message?: string; headers?: Record<string, string>; body?: string };
+
+interface SystemBlock {
+  type: string;
+  text: string;
+  cache_control?: { type: string; ttl?: string };
+}
+
+/** The parts of a Messages API request the tests look at. */
+export interface MessagesRequestBody {
+  model?: string;
+  max_tokens?: number;
+  system?: string | SystemBlock[];
+  tools?: { name: string; description?: string; input_schema?: { properties?: Record<string, unknown>; required?: string[] } }[];
+  tool_choice?: { type: string; name?: string; disable_parallel_tool_use?: boolean };
+  messages?: { role: string; content: string | { type: string; text?: string }[] }[];
+  temperature?: number;
+  top_p?: number;
+  top_k?: number;
+}
+
+export interface RecordedMessagesRequest {
+  method: string;
+  path: string;
+  /** The key the request authenticated with: `Authorization: Bearer <key>` (SDK 1.x) or `x-api-key` (older clients). */
+  apiKey?: string;
+  authorization?: string;
+  xApiKey?: string;
+  anthropicVersion?: string;
+  /** `x-stainless-retry-count`: 0 for a first attempt, n for the n-th retry. */
+  retryCount?: number;
+  body: MessagesRequestBody;
+}
+
+/** Prompt parts the server reads back from the user message (the inverse of `renderAnswerPrompt`). */
+export interface ReadPrompt {
+  question: string;
+  excerpts: AnswerExcerpt[];
+  language?: string;
+}
+
+const UNESCAPES: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"' };
+const unescape = (text: string) => text.replace(/&(?:amp|lt|gt|quot);/g, (e) => UNESCAPES[e]);
+
+/** Reads the question, the excerpts and the language out of a user message built by `renderAnswerPrompt`. */
+export function readAnswerPrompt(text: string): ReadPrompt {
+  const question = unescape(/<question>([\s\S]*?)<\/question>/.exec(text)?.[1] ?? '');
+  const excerpts: AnswerExcerpt[] = [];
+  const pattern = /<excerpt id="([^"]*)" document_id="([^"]*)" document="([^"]*)" rank="(\d+)">\n([\s\S]*?)\n<\/excerpt>/g;
+  for (let m = pattern.exec(text); m; m = pattern.exec(text)) {
+    excerpts.push({ id: unescape(m[1]), documentId: unescape(m[2]), documentName: unescape(m[3]), text: unescape(m[5]), score: 1 / Number(m[4]) });
+  }
+  const language = /Answer in the language tagged "([^"]*)"/.exec(text)?.[1];
+  return { question, excerpts, language: language ? unescape(language) : undefined };
+}
+
+/** About four characters a token, like the API's tokenizers on English prose. */
+const tokensOf = (text: string) => Math.ceil(text.length / 4);
+
+/**
+ * A local HTTP server speaking Anthropic's Messages API (`POST /v1/messages`), for tests. By default
+ * it answers like a grounded model: it reads the question and excerpts from the user message and
+ * calls the requested tool with the local extractive model's answer (a text block first when the tool
+ * is not forced, as thinking models do). It simulates prompt caching (the system blocks and tools up to
+ * a `cache_control` mark are written once, then read) and reports usage. Failures are scripted:
+ * 429 with `retry-after`, 529 `overloaded_error`, 500, 401 (scripted, or for a key other than
+ * `expectedApiKey`), silence, malformed tool input. Every request is recorded (headers included) so
+ * tests can assert on what the client sent and how often.
+ */
+export class FakeAnthropicMessagesServer {
+  readonly requests: RecordedMessagesRequest[] = [];
+  readonly script: ScriptedReply[] = [];
+  /** When true, a forced `tool_choice` is refused with a 400, like models that think before answering. */
+  rejectsForcedToolChoice = false;
+  /** When set, a request authenticated with another key (or none) gets a 401 `authentication_error`. */
+  expectedApiKey?: string;
+  private readonly cachedPrefixes = new Set<string>();
+  private readonly hanging: ServerResponse[] = [];
+  private server?: Server;
+  private sequence = 0;
+
+  /** A 429 asking for `retryAfterSeconds`; `retry-after-ms` makes the SDK itself wait only 10 ms. */
+  static rateLimited(retryAfterSeconds: number): ScriptedReply {
+    return { status: 429, errorType: 'rate_limit_error', message: 'Rate limited', headers: { 'retry-after': String(retryAfterSeconds), 'retry-after-ms': '10' } };
+  }
+
+  static overloaded(retryAfterSeconds?: number): ScriptedReply {
+    const headers: Record<string, string> = { 'retry-after-ms': '10' };
+    if (retryAfterSeconds !== undefined) headers['retry-after'] = String(retryAfterSeconds);
+    return { status: 529, errorType: 'overloaded_error', message: 'Overloaded', headers };
+  }
+
+  static serverError(): ScriptedReply {
+    return { status: 500, errorType: 'api_error', message: 'Internal server error', headers: { 'retry-after-ms': '10' } };
+  }
+
+  static unauthorized(message = 'invalid x-api-key'): ScriptedReply {
+    return { status: 401, errorType: 'authentication_error', message };
+  }
+
+  /** Listens on 127.0.0.1, on a free port; returns the base URL to configure (without `/v1`). */
+  async start(): Promise<string> {
+    const server = createServer((req, res) => void this.handle(req, res));
+    this.server = server;
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  }
+
+  async stop(): Promise<void> {
+    for (const res of this.hanging) res.destroy();
+    const server = this.server;
+    if (!server) return;
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+
+  /** Forgets requests, script, cache and settings between tests. */
+  reset(): void {
+    this.requests.length = 0;
+    this.script.length = 0;
+    this.cachedPrefixes.clear();
+    this.rejectsForcedToolChoice = false;
+    this.expectedApiKey = undefined;
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    let body: MessagesRequestBody = {};
+    try {
+      body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as MessagesRequestBody;
+    } catch {
+      // recorded as empty: the test asserts on it
+    }
+    const header = (name: string) => {
+      const value = req.headers[name];
+      return Array.isArray(value) ? value[0] : value;
+    };
+    const retryCount = header('x-stainless-retry-count');
+    const authorization = header('authorization');
+    const xApiKey = header('x-api-key');
+    const apiKey = xApiKey ?? /^Bearer (.+)$/.exec(authorization ?? '')?.[1];
+    this.requests.push({
+      method: req.method ?? '',
+      path: req.url ?? '',
+      apiKey,
+      authorization,
+      xApiKey,
+      anthropicVersion: header('anthropic-version'),
+      retryCount: retryCount === undefined ? undefined : Number(retryCount),
+      body,
+    });
+    const requestId = `req_fake_${++this.sequence}`;
+    if (req.method !== 'POST' || req.url?.split('?')[0] !== '/v1/messages') {
+      return this.error(res, requestId, { status: 404, errorType: 'not_found_error', message: 'Not found' });
+    }
+    if (this.expectedApiKey !== undefined && apiKey !== this.expectedApiKey) {
+      return this.error(res, requestId, { status: 401, errorType: 'authentication_error', message: 'invalid x-api-key' });
+    }
+    const reply = this.script.shift() ?? 'ok';
+    if (reply === 'hang') {
+      this.hanging.push(res);
+      return;
+    }
+    if (typeof reply === 'object' && 'status' in reply) return this.error(res, requestId, reply);
+    if (this.rejectsForcedToolChoice && body.tool_choice?.type === 'tool') {
+      return this.error(res, requestId, {
+        status: 400,
+        errorType: 'invalid_request_error',
+        message: 'Forced tool use is not supported for this model: use tool_choice "auto" or "none".',
+      });
+    }
+    const prompt = userText(body);
+    const read = readAnswerPrompt(prompt);
+    const forced = body.tool_choice?.type === 'tool' || body.tool_choice?.type === 'any';
+    const toolName = body.tool_choice?.name ?? body.tools?.[0]?.name ?? ANSWER_TOOL_NAME;
+    const content: unknown[] = [];
+    let stopReason = 'tool_use';
+    if (reply === 'text-only') {
+      content.push({ type: 'text', text: 'I think the refund takes about a month.', citations: null });
+      stopReason = 'end_turn';
+    } else if (reply === 'max-tokens') {
+      content.push({ type: 'text', text: 'Let me look at the excerpts', citations: null });
+      stopReason = 'max_tokens';
+    } else if (reply === 'refusal') {
+      stopReason = 'refusal';
+    } else {
+      if (!forced) content.push({ type: 'text', text: 'Reading the excerpts.', citations: null });
+      const input =
+        typeof reply === 'object' ? reply.toolInput : toolInputFor(read);
+      content.push({ type: 'tool_use', id: `toolu_fake_${this.sequence}`, name: toolName, input, caller: { type: 'direct' } });
+    }
+    const message = {
+      id: `msg_fake_${this.sequence}`,
+      type: 'message',
+      role: 'assistant',
+      model: body.model ?? 'unknown',
+      content,
+      stop_reason: stopReason,
+      stop_sequence: null,
+      container: null,
+      usage: { ...this.usage(body, prompt), output_tokens: tokensOf(JSON.stringify(content)) },
+    };
+    res.writeHead(200, { 'content-type': 'application/json', 'request-id': requestId });
+    res.end(JSON.stringify(message));
+  }
+
+  /** Input tokens, split as the API does between the cached prefix (written once, then read) and the rest. */
+  private usage(body: MessagesRequestBody, prompt: string) {
+    const system = Array.isArray(body.system) ? body.system : body.system ? [{ type: 'text', text: body.system }] : [];
+    const marked = system.findLastIndex((b) => b.cache_control?.type === 'ephemeral');
+    const prefix = marked >= 0 ? JSON.stringify({ tools: body.tools ?? [], system: system.slice(0, marked + 1) }) : '';
+    const rest = JSON.stringify({ system: system.slice(marked + 1), messages: body.messages ?? [] }) + (marked >= 0 ? '' : JSON.stringify(body.tools ?? []));
+    const prefixTokens = tokensOf(prefix);
+    const hit = prefix !== '' && this.cachedPrefixes.has(`${body.model}\n${prefix}`);
+    if (prefix !== '') this.cachedPrefixes.add(`${body.model}\n${prefix}`);
+    return {
+      input_tokens: tokensOf(rest) || tokensOf(prompt),
+      cache_creation_input_tokens: prefix !== '' && !hit ? prefixTokens : 0,
+      cache_read_input_tokens: hit ? prefixTokens : 0,
+      cache_creation: null,
+      inference_geo: null,
+      output_tokens_details: null,
+      server_tool_use: null,
+      service_tier: 'standard',
+      speed: null,
+    };
+  }
+
+  private error(res: ServerResponse, requestId: string, reply: { status: number; errorType?: string; message?: string; headers?: Record<string, string>; body?: string }): void {
+    res.writeHead(reply.status, { 'content-type': 'application/json', 'request-id': requestId, ...reply.headers });
+    res.end(
+      reply.body ??
+        JSON.stringify({ type: 'error', error: { type: reply.errorType ?? 'api_error', message: reply.message ?? 'scripted failure' }, request_id: requestId }),
+    );
+  }
+}
+
+function userText(body: MessagesRequestBody): string {
+  const user = body.messages?.find((m) => m.role === 'user');
+  if (!user) return '';
+  return typeof user.content === 'string' ? user.content : user.content.map((b) => b.text ?? '').join('\n');
+}
+
+function toolInputFor(read: ReadPrompt): Record<string, unknown> {
+  if (read.question.trim() === '') return { answer: '', reason: 'No question was asked.', confidence: 0, cited_excerpt_ids: [] };
+  const answer = answerExtractively({ question: read.question, excerpts: read.excerpts, language: read.language });
+  return { answer: answer.answer, reason: answer.reason, confidence: answer.confidence, cited_excerpt_ids: answer.citedExcerptIds };
+}

@@ -1,0 +1,125 @@
+import { Injectable } from '@nestjs/common';
+import { Clock, DomainError, IdGenerator, LanguageModel, UnitOfWork } from '@svc/kernel';
+import { SearchSemanticNodes } from './search-semantic-nodes.use-case';
+
+/** The search answer record of the instance API (spec part 2). */
+export interface SearchAnswer {
+  query: string;
+  answer: string;
+  reason: string;
+  confident_rate: number;
+  got_answer: boolean;
+  documents: { id: string; name: string; url: string }[];
+}
+
+export interface LoggedSearch {
+  id: string;
+  answer_text: string;
+  query: string;
+  user_id: string;
+  date: string;
+}
+
+export interface SearchLogEntry {
+  id: string;
+  instanceId: string;
+  query: string;
+  userId: string;
+  answerText: string;
+  gotAnswer: boolean;
+  confidentRate: number;
+  createdAt: Date;
+}
+
+export abstract class SearchLogRepository {
+  abstract insert(entry: SearchLogEntry): Promise<void>;
+  /** Searches of the instance in [from, to) (either bound optional); answered ones only if asked. */
+  abstract count(instanceId: string, options: { from?: Date; to?: Date; answeredOnly?: boolean }): Promise<number>;
+  /** Oldest first (ties by id). */
+  abstract list(instanceId: string, offset: number, limit: number): Promise<SearchLogEntry[]>;
+}
+
+/** Tunables of search answers, from configuration. */
+export class SearchAnswerSettings {
+  constructor(
+    /** Below this confidence the search counts as unanswered (got_answer false, answer ''). */
+    readonly threshold = 0.5,
+    /** Semantic nodes handed to the language model. */
+    readonly excerpts = 8,
+  ) {}
+}
+
+/**
+ * `/api/search/query`: retrieve (hybrid), let the LanguageModel answer from the excerpts only, decide
+ * `got_answer` by the configured threshold, and log the search whatever the outcome.
+ */
+@Injectable()
+export class AnswerSearch {
+  constructor(
+    private readonly search: SearchSemanticNodes,
+    private readonly model: LanguageModel,
+    private readonly logs: SearchLogRepository,
+    private readonly settings: SearchAnswerSettings,
+    private readonly ids: IdGenerator,
+    private readonly clock: Clock,
+    private readonly uow: UnitOfWork,
+  ) {}
+
+  async execute(instanceId: string, query: string, userId: string): Promise<SearchAnswer> {
+    const retrieved = await this.search.execute(instanceId, query, this.settings.excerpts);
+    const names = new Map(retrieved.documents_contents.map((d) => [d.document_id, d]));
+    const grounded = await this.model.answer({
+      question: query,
+      excerpts: retrieved.semantic_nodes.map((n) => ({ id: n.id, documentId: n.document_id, documentName: names.get(n.document_id)?.document_name ?? '', text: n.text, score: n.score })),
+    });
+    const gotAnswer = grounded.answer.trim() !== '' && grounded.confidence >= this.settings.threshold;
+    const cited = new Set(grounded.citedExcerptIds);
+    const documentIds = [...new Set(retrieved.semantic_nodes.filter((n) => cited.has(n.id)).map((n) => n.document_id))];
+    const result: SearchAnswer = gotAnswer
+      ? {
+          query,
+          answer: grounded.answer,
+          reason: grounded.reason,
+          confident_rate: Math.round(grounded.confidence * 1000) / 1000,
+          got_answer: true,
+          documents: documentIds.map((id) => ({ id, name: names.get(id)?.document_name ?? '', url: names.get(id)?.document_url ?? '' })),
+        }
+      : { query, answer: '', reason: grounded.reason || 'The repository does not answer this question.', confident_rate: 0, got_answer: false, documents: [] };
+    await this.uow.run(() =>
+      this.logs.insert({ id: this.ids.next('sl_'), instanceId, query, userId, answerText: result.answer, gotAnswer, confidentRate: result.confident_rate, createdAt: this.clock.now() }),
+    );
+    return result;
+  }
+}
+
+/** Inclusive date range of the stats endpoints: a date means that whole UTC day. */
+export function dateRange(begin: string, end: string): { from: Date; to: Date } {
+  const parse = (value: string, endOfRange: boolean, field: string) => {
+    const dayOnly = /^\d{4}-\d{2}-\d{2}$/.test(value);
+    const date = new Date(dayOnly ? `${value}T00:00:00.000Z` : value);
+    if (Number.isNaN(date.getTime())) throw DomainError.invalid('REQUEST.INVALID_DATE', `${field} is not a date.`, { errors: [{ field, message: `${field} must be a date (YYYY-MM-DD) or an ISO 8601 date-time` }] });
+    // An end date covers its whole day; an end date-time is inclusive to the millisecond.
+    return endOfRange ? new Date(date.getTime() + (dayOnly ? 86_400_000 : 1)) : date;
+  };
+  const from = parse(begin, false, 'begin_date');
+  const to = parse(end, true, 'end_date');
+  if (to <= from) throw DomainError.invalid('REQUEST.EMPTY_RANGE', 'end_date is before begin_date.', { errors: [{ field: 'end_date', message: 'end_date must not be before begin_date' }] });
+  return { from, to };
+}
+
+@Injectable()
+export class SearchStats {
+  constructor(private readonly logs: SearchLogRepository) {}
+
+  countByDate(instanceId: string, begin: string, end: string, answeredOnly: boolean): Promise<number> {
+    return this.logs.count(instanceId, { ...dateRange(begin, end), answeredOnly });
+  }
+
+  count(instanceId: string, answeredOnly: boolean): Promise<number> {
+    return this.logs.count(instanceId, { answeredOnly });
+  }
+
+  async list(instanceId: string, offset: number, limit: number): Promise<LoggedSearch[]> {
+    return (await this.logs.list(instanceId, offset, limit)).map((e) => ({ id: e.id, answer_text: e.answerText, query: e.query, user_id: e.userId, date: e.createdAt.toISOString() }));
+  }
+}
