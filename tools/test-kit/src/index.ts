@@ -2,3 +2,4 @@ export * from './api-client';
 export * from './service-harness';
 export * from './test-databases';
 export * from './tcp-proxy';
+export * from './document-fixtures';

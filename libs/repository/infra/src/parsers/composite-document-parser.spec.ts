@@ -1,7 +1,7 @@
 import { DomainError } from '@svc/kernel';
 import { chunkDocument, DOCX_MEDIA_TYPE, DocumentParser, documentText, SUPPORTED_MEDIA_TYPES } from '@svc/repository-core';
 import { CompositeDocumentParser } from './composite-document-parser';
-import { buildDocx, buildPdf } from './test-fixtures/document-fixtures';
+import { buildDocx, buildPdf } from '@svc/test-kit';
 
 const parser: DocumentParser = new CompositeDocumentParser();
 

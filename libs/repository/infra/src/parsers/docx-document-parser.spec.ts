@@ -1,6 +1,6 @@
 import { DomainError } from '@svc/kernel';
 import { DocxDocumentParser } from './docx-document-parser';
-import { buildDocx } from './test-fixtures/document-fixtures';
+import { buildDocx } from '@svc/test-kit';
 
 async function failureOf(promise: Promise<unknown>): Promise<DomainError> {
   try {

@@ -1,6 +1,6 @@
 import { DomainError } from '@svc/kernel';
 import { PdfDocumentParser, PdfLine, pdfLinesToParagraphs } from './pdf-document-parser';
-import { buildPdf } from './test-fixtures/document-fixtures';
+import { buildPdf } from '@svc/test-kit';
 
 async function failureOf(promise: Promise<unknown>): Promise<DomainError> {
   try {
