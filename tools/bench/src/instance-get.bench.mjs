@@ -11,7 +11,6 @@
 // answer arrives) for a warm-up and a measured period. Prints a Markdown table and writes JSON to
 // tools/bench/results/instance-get-<timestamp>.json. See tools/bench/README.md.
 import { Buffer } from 'node:buffer';
-import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { createRequire } from 'node:module';
@@ -20,6 +19,7 @@ import { dirname, join, relative } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { clearInterval, setInterval, setTimeout } from 'node:timers';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { gitCommit, machineTicks, percentile, processCpuSeconds, round } from './bench-kit.mjs';
 import { fileURLToPath, URL } from 'node:url';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
@@ -216,14 +216,6 @@ async function runLoad(target, { seconds, concurrency, maxRequests, record, labe
   return { latencies, perSecond: Array.from(perSecond, (n) => n ?? 0), statuses, transportErrors, completed, non2xx, failed, elapsedS };
 }
 
-function percentile(sorted, p) {
-  if (!sorted.length) return null;
-  const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
-  return sorted[index];
-}
-
-const round = (value, digits = 2) => (value === null || value === undefined ? null : Math.round(value * 10 ** digits) / 10 ** digits);
-
 function summarise(run) {
   const sorted = Float64Array.from(run.latencies).sort();
   const sum = sorted.reduce((a, b) => a + b, 0);
@@ -252,38 +244,6 @@ function summarise(run) {
 // ---------------------------------------------------------------------------------------------
 // CPU accounting (Linux /proc; null elsewhere): who used the 2 cores during a measurement
 // ---------------------------------------------------------------------------------------------
-
-const CLOCK_TICKS = (() => {
-  try {
-    return Number(execFileSync('getconf', ['CLK_TCK'], { stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim()) || 100;
-  } catch {
-    return 100;
-  }
-})();
-
-/** utime + stime of one process (all its threads, PGlite's worker thread included), in seconds. */
-function processCpuSeconds(pid) {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
-  } catch {
-    return null;
-  }
-}
-
-/** Busy and total jiffies of the whole machine. */
-function machineTicks() {
-  try {
-    const [, ...values] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/);
-    const n = values.map(Number);
-    const idle = n[3] + (n[4] ?? 0);
-    const total = n.slice(0, 8).reduce((a, b) => a + b, 0);
-    return { busy: total - idle, total };
-  } catch {
-    return null;
-  }
-}
 
 /** Resident memory of one process, in MB. */
 function processRssMb(pid) {
@@ -444,16 +404,6 @@ async function benchMode(mode, registerCleanup) {
 // ---------------------------------------------------------------------------------------------
 // Main
 // ---------------------------------------------------------------------------------------------
-
-function gitCommit() {
-  try {
-    const sha = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
-    const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
-    return dirty ? `${sha}-dirty` : sha;
-  } catch {
-    return null;
-  }
-}
 
 function markdownTable(rows) {
   const fmt = (v, digits = 2) => (v === null || v === undefined ? '–' : v.toFixed(digits));

@@ -19,7 +19,6 @@
 // Prints a Markdown table and writes JSON to tools/bench/results/repository-<timestamp>.json.
 // See tools/bench/README.md.
 import { Buffer } from 'node:buffer';
-import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { arch, cpus, loadavg, platform, release, totalmem } from 'node:os';
@@ -28,6 +27,7 @@ import { performance } from 'node:perf_hooks';
 import { setTimeout } from 'node:timers';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
+import { gitCommit, machineTicks, percentile, processCpuSeconds, round } from './bench-kit.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const RESULTS_DIR = join(ROOT, 'tools', 'bench', 'results');
@@ -240,47 +240,10 @@ class Corpus {
 // Measurement helpers
 // ---------------------------------------------------------------------------------------------
 
-const round = (v, digits = 2) => (v === null || v === undefined || Number.isNaN(v) ? null : Number(v.toFixed(digits)));
-
-function percentile(sorted, p) {
-  if (sorted.length === 0) return null;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
-}
-
 function latencySummary(values) {
   const sorted = [...values].sort((a, b) => a - b);
   const mean = sorted.reduce((a, b) => a + b, 0) / (sorted.length || 1);
   return { count: sorted.length, p50: round(percentile(sorted, 50)), p90: round(percentile(sorted, 90)), p99: round(percentile(sorted, 99)), max: round(sorted.at(-1)), mean: round(mean) };
-}
-
-const CLOCK_TICKS = (() => {
-  try {
-    return Number(execFileSync('getconf', ['CLK_TCK'], { stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim()) || 100;
-  } catch {
-    return 100;
-  }
-})();
-
-function processCpuSeconds(pid) {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
-  } catch {
-    return null;
-  }
-}
-
-function machineTicks() {
-  try {
-    const [, ...values] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/);
-    const n = values.map(Number);
-    const idle = n[3] + (n[4] ?? 0);
-    const total = n.slice(0, 8).reduce((a, b) => a + b, 0);
-    return { busy: total - idle, total };
-  } catch {
-    return null;
-  }
 }
 
 function postgresCpuSeconds() {
@@ -678,16 +641,6 @@ async function benchDatabase(db, queries) {
 // ---------------------------------------------------------------------------------------------
 // Main
 // ---------------------------------------------------------------------------------------------
-
-function gitCommit() {
-  try {
-    const sha = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
-    const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
-    return dirty ? `${sha}-dirty` : sha;
-  } catch {
-    return null;
-  }
-}
 
 function tables(results) {
   const f = (v, d = 1) => (v === null || v === undefined ? '–' : Number(v).toFixed(d));
