@@ -87,7 +87,7 @@ const { PERSISTENCE, repositoryContext } = require(distFile('libs', 'composition
 const { loadConfig, PlatformCoreModule } = require(distFile('libs', 'platform', 'config', 'src', 'index.js'));
 const { DatabaseModule, TypeOrmUnitOfWork } = require(distFile('libs', 'platform', 'database', 'src', 'index.js'));
 const { Embedder, VectorIndex, IdGenerator } = require(distFile('libs', 'shared', 'kernel', 'src', 'index.js'));
-const { PgVectorIndex } = require(distFile('libs', 'platform', 'vector-index', 'src', 'index.js'));
+const { PgVectorIndex, HNSW_EF_SEARCH } = require(distFile('libs', 'platform', 'vector-index', 'src', 'index.js'));
 const repo = require(distFile('libs', 'repository', 'core', 'src', 'index.js'));
 const { CreateRepositoryInstance, IngestDocument, IndexDocument, SearchSemanticNodes, DocumentRepository, SemanticNodeRepository } = repo;
 
@@ -565,7 +565,7 @@ async function recallPhase(app, db, instanceId, queries) {
   // Is the approximate search really served by the HNSW index? (the planner may prefer an exact scan)
   const plan = await uow.run(async () => {
     const m = uow.manager();
-    await m.query(`SELECT set_config('hnsw.ef_search', '40', true), set_config('hnsw.iterative_scan', 'strict_order', true)`);
+    await m.query(`SELECT set_config('hnsw.ef_search', '${HNSW_EF_SEARCH}', true), set_config('hnsw.iterative_scan', 'strict_order', true)`);
     return m.query(`EXPLAIN ${PgVectorIndex.searchSql(dims)}`, [instanceId, embedder.model, literal(vec0), 10]);
   });
   const planText = plan.map((r) => r['QUERY PLAN']).join('\n');
@@ -670,7 +670,7 @@ function tables(results) {
   const withRecall = results.filter((r) => r.recall.queries);
   if (withRecall.length) {
     lines.push('', '### Vector recall@10 (HNSW vs exact scan of the same table)', '');
-    lines.push('| Database | Nodes | Queries | recall@10 (limit 10, ef_search 40) | recall@10 (top 10 of the service\'s 50 candidates) | HNSW p50/p99 ms | exact scan p50/p99 ms | plan uses HNSW |');
+    lines.push(`| Database | Nodes | Queries | recall@10 (limit 10, ef_search ${HNSW_EF_SEARCH}) | recall@10 (top 10 of the service's 50 candidates) | HNSW p50/p99 ms | exact scan p50/p99 ms | plan uses HNSW |`);
     lines.push('|---|---:|---:|---:|---:|---|---|---|');
     for (const r of withRecall) {
       const x = r.recall;
