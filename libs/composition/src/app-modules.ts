@@ -47,6 +47,19 @@ export function repositoryContext(config: AppConfig, options: { withControllers:
   ];
 }
 
+/**
+ * Identity, repository and workspace as the audit, retrieval and workers apps assemble them; the
+ * options say which inbound adapters the app serves and whether it runs background jobs.
+ */
+function contexts(config: AppConfig, o: { auditApi: boolean; retrievalApi: boolean; runWorkers: boolean }): DynamicModule[] {
+  return [
+    ReadinessModule.forApp(true),
+    IdentityModule.forRoot({ withControllers: false }),
+    ...repositoryContext(config, { withControllers: o.retrievalApi, runWorkers: o.runWorkers }),
+    WorkspaceModule.forRoot({ withControllers: o.auditApi, withJobHandlers: o.runWorkers, withRetrievalControllers: o.retrievalApi }),
+  ];
+}
+
 @Module({})
 export class AppRootModule {}
 
@@ -64,12 +77,9 @@ export function appModule(name: AppName, shared: SharedInfrastructure): DynamicM
         module: AppRootModule,
         imports: [
           ...foundation(shared),
-          ReadinessModule.forApp(true),
-          IdentityModule.forRoot({ withControllers: false }),
-          ...repositoryContext(config, { withControllers: false, runWorkers: false }),
-          WorkspaceModule.forRoot({ withControllers: true, withJobHandlers: false }),
+          ...contexts(config, { auditApi: true, retrievalApi: false, runWorkers: false }),
           HttpPlatformModule.forRoot({ title: 'docaudit audit API', wwwAuthenticate: `Bearer realm="${config.PUBLIC_AUDIT_URL}"` }),
-          McpModule.forRoot({ serverName: 'docaudit-audit', auditOperationsOnly: true }),
+          McpModule.forRoot({ serverName: 'docaudit-audit' }),
         ],
       };
     case 'retrieval':
@@ -77,12 +87,9 @@ export function appModule(name: AppName, shared: SharedInfrastructure): DynamicM
         module: AppRootModule,
         imports: [
           ...foundation(shared),
-          ReadinessModule.forApp(true),
-          IdentityModule.forRoot({ withControllers: false }),
-          ...repositoryContext(config, { withControllers: true, runWorkers: false }),
-          WorkspaceModule.forRoot({ withControllers: false, withJobHandlers: false, withRetrievalControllers: true }),
+          ...contexts(config, { auditApi: false, retrievalApi: true, runWorkers: false }),
           HttpPlatformModule.forRoot({ title: 'docaudit retrieval API', wwwAuthenticate: `Bearer realm="${config.PUBLIC_RETRIEVAL_URL}"` }),
-          McpModule.forRoot({ serverName: 'docaudit-retrieval', auditOperationsOnly: false }),
+          McpModule.forRoot({ serverName: 'docaudit-retrieval' }),
         ],
       };
     case 'workers':
@@ -90,10 +97,7 @@ export function appModule(name: AppName, shared: SharedInfrastructure): DynamicM
         module: AppRootModule,
         imports: [
           ...foundation(shared),
-          ReadinessModule.forApp(true),
-          IdentityModule.forRoot({ withControllers: false }),
-          ...repositoryContext(config, { withControllers: false, runWorkers: true }),
-          WorkspaceModule.forRoot({ withControllers: false, withJobHandlers: true }),
+          ...contexts(config, { auditApi: false, retrievalApi: false, runWorkers: true }),
           HttpPlatformModule.forRoot({ title: 'docaudit workers (health only)' }),
         ],
       };

@@ -5,6 +5,18 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+export const RESULTS_DIR = join(ROOT, 'tools', 'bench', 'results');
+
+/** A number from the environment, or `fallback`; a bad value stops the run naming the variable. */
+export function envNumber(name, fallback, { min = 0, max = Number.MAX_SAFE_INTEGER, integer = false } = {}) {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value < min || value > max || (integer && !Number.isInteger(value))) {
+    throw new Error(`${name}=${raw} is invalid: expected ${integer ? 'an integer' : 'a number'} in [${min}, ${max}]`);
+  }
+  return value;
+}
 
 /** Nearest-rank percentile of an ascending array; null when empty. */
 export function percentile(sorted, p) {

@@ -15,29 +15,18 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { Agent, request } from 'node:http';
 import { createRequire } from 'node:module';
 import { arch, cpus, loadavg, platform, release, totalmem } from 'node:os';
-import { dirname, join, relative } from 'node:path';
+import { join, relative } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { clearInterval, setInterval, setTimeout } from 'node:timers';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { gitCommit, machineTicks, percentile, processCpuSeconds, round } from './bench-kit.mjs';
-import { fileURLToPath, URL } from 'node:url';
+import { envNumber, gitCommit, machineTicks, percentile, processCpuSeconds, RESULTS_DIR, ROOT, round } from './bench-kit.mjs';
+import { URL } from 'node:url';
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
-const RESULTS_DIR = join(ROOT, 'tools', 'bench', 'results');
 
 // ---------------------------------------------------------------------------------------------
 // Settings (environment)
 // ---------------------------------------------------------------------------------------------
 
-function envNumber(name, fallback, { min = 0, max = Number.MAX_SAFE_INTEGER, integer = false } = {}) {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isFinite(value) || value < min || value > max || (integer && !Number.isInteger(value))) {
-    throw new Error(`${name}=${raw} is invalid: expected ${integer ? 'an integer' : 'a number'} in [${min}, ${max}]`);
-  }
-  return value;
-}
 
 const settings = {
   /** Measured seconds per mode and route. */

@@ -22,50 +22,40 @@ import { Buffer } from 'node:buffer';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { arch, cpus, loadavg, platform, release, totalmem } from 'node:os';
-import { dirname, join, relative } from 'node:path';
+import { join, relative } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout } from 'node:timers';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { fileURLToPath } from 'node:url';
-import { gitCommit, machineTicks, percentile, processCpuSeconds, round } from './bench-kit.mjs';
+import { envNumber, gitCommit, machineTicks, percentile, processCpuSeconds, RESULTS_DIR, ROOT, round } from './bench-kit.mjs';
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
-const RESULTS_DIR = join(ROOT, 'tools', 'bench', 'results');
 
 // ---------------------------------------------------------------------------------------------
 // Settings
 // ---------------------------------------------------------------------------------------------
 
-function envNumber(name, fallback, { min = 0, max = Number.MAX_SAFE_INTEGER, integer = true } = {}) {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isFinite(value) || value < min || value > max || (integer && !Number.isInteger(value))) {
-    throw new Error(`${name}=${raw} is invalid: expected ${integer ? 'an integer' : 'a number'} in [${min}, ${max}]`);
-  }
-  return value;
-}
+/** Settings here are counts: integers unless a caller says otherwise. */
+const envInteger = (name, fallback, options = {}) => envNumber(name, fallback, { integer: true, ...options });
 
 const settings = {
   /** Documents ingested and indexed through the use cases (phase 1). */
-  documents: envNumber('BENCH_DOCUMENTS', 10000, { min: 1 }),
+  documents: envInteger('BENCH_DOCUMENTS', 10000, { min: 1 }),
   /** Semantic nodes of the instance when searching (phase 2 tops up to this with bulk writes). */
-  nodes: envNumber('BENCH_NODES', 100000, { min: 1 }),
+  nodes: envInteger('BENCH_NODES', 100000, { min: 1 }),
   /** Measured queries per search mode. */
-  queries: envNumber('BENCH_QUERIES', 200, { min: 1 }),
+  queries: envInteger('BENCH_QUERIES', 200, { min: 1 }),
   /** Unmeasured queries per mode before measuring. */
-  warmupQueries: envNumber('BENCH_WARMUP_QUERIES', 20, { min: 0 }),
+  warmupQueries: envInteger('BENCH_WARMUP_QUERIES', 20, { min: 0 }),
   /** Queries for recall@10 (PGlite HNSW vs exact). */
-  recallQueries: envNumber('BENCH_RECALL_QUERIES', 100, { min: 0 }),
+  recallQueries: envInteger('BENCH_RECALL_QUERIES', 100, { min: 0 }),
   /** Wall-clock cap per search mode (warm-up included); fewer queries are measured when reached, and said so. */
-  searchBudgetS: envNumber('BENCH_SEARCH_BUDGET_S', 60, { min: 1 }),
+  searchBudgetS: envInteger('BENCH_SEARCH_BUDGET_S', 60, { min: 1 }),
   /** Nodes per bulk-loaded document. */
-  nodesPerBulkDocument: envNumber('BENCH_BULK_NODES_PER_DOCUMENT', 10, { min: 1, max: 200 }),
+  nodesPerBulkDocument: envInteger('BENCH_BULK_NODES_PER_DOCUMENT', 10, { min: 1, max: 200 }),
   /** PGlite: drop the HNSW index before the bulk load and build it after (1), or keep inserting into it (0). */
   hnswAfterLoad: process.env.BENCH_HNSW_AFTER_LOAD !== '0',
   /** PGlite session maintenance_work_mem while building the HNSW index ('' = leave the default). */
   hnswBuildMemory: process.env.BENCH_HNSW_BUILD_MEMORY ?? '512MB',
-  seed: envNumber('BENCH_SEED', 42),
+  seed: envInteger('BENCH_SEED', 42),
   databases: (process.env.BENCH_DATABASES ?? 'embedded,postgres').split(',').map((m) => m.trim()).filter(Boolean),
 };
 for (const db of settings.databases) {

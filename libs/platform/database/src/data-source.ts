@@ -1,12 +1,10 @@
 import type { AppConfig } from '@svc/config';
-import { DataSource, DataSourceOptions, MixedList } from 'typeorm';
+import { DataSource, DataSourceOptions } from 'typeorm';
 import { EmbeddedConnection } from './embedded-postgres';
 
 export interface PersistenceParts {
-  // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
-  entities: MixedList<Function | string>;
-  // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
-  migrations: MixedList<Function | string>;
+  entities: NonNullable<DataSourceOptions['entities']>;
+  migrations: NonNullable<DataSourceOptions['migrations']>;
 }
 
 /** The same options in both modes: only the connection differs (TCP URL, or PGlite's socket). */

@@ -1,4 +1,4 @@
-import { AppConfig, ConfigError } from '@svc/config';
+import { AppConfig, ConfigError, flagSetting, integerSetting, isHttpUrl, textSetting } from '@svc/config';
 import { DEFAULT_LOCAL_DIMENSIONS, MAX_DIMENSIONS, MIN_DIMENSIONS } from './local-hashing.embedder';
 
 export type EmbeddingsProvider = 'local' | 'openai-compatible';
@@ -39,20 +39,20 @@ export const DEFAULT_EMBEDDINGS_BATCH_SIZE = 64;
 export function embeddingsSettings(config: AppConfig & EmbeddingsConfig): EmbeddingsSettings {
   const raw = config as unknown as Record<string, unknown>;
   const problems: string[] = [];
-  const provider = text(raw, 'EMBEDDINGS_PROVIDER') ?? 'local';
+  const provider = textSetting(raw, 'EMBEDDINGS_PROVIDER') ?? 'local';
   if (provider !== 'local' && provider !== 'openai-compatible') {
     throw new ConfigError([`EMBEDDINGS_PROVIDER: must be 'local' or 'openai-compatible'`]);
   }
-  const dimensions = integer(raw, 'EMBEDDINGS_DIMENSIONS', MIN_DIMENSIONS, MAX_DIMENSIONS, problems);
+  const dimensions = integerSetting(raw, 'EMBEDDINGS_DIMENSIONS', MIN_DIMENSIONS, MAX_DIMENSIONS, problems);
   if (provider === 'local') {
     if (problems.length > 0) throw new ConfigError(problems);
     return { provider, dimensions: dimensions ?? DEFAULT_LOCAL_DIMENSIONS };
   }
-  const baseUrl = text(raw, 'EMBEDDINGS_BASE_URL');
-  const model = text(raw, 'EMBEDDINGS_MODEL');
-  const timeoutMs = integer(raw, 'EMBEDDINGS_TIMEOUT_MS', 100, 600_000, problems) ?? DEFAULT_EMBEDDINGS_TIMEOUT_MS;
-  const batchSize = integer(raw, 'EMBEDDINGS_BATCH_SIZE', 1, 2048, problems) ?? DEFAULT_EMBEDDINGS_BATCH_SIZE;
-  const sendDimensions = flag(raw, 'EMBEDDINGS_SEND_DIMENSIONS', problems) ?? false;
+  const baseUrl = textSetting(raw, 'EMBEDDINGS_BASE_URL');
+  const model = textSetting(raw, 'EMBEDDINGS_MODEL');
+  const timeoutMs = integerSetting(raw, 'EMBEDDINGS_TIMEOUT_MS', 100, 600_000, problems) ?? DEFAULT_EMBEDDINGS_TIMEOUT_MS;
+  const batchSize = integerSetting(raw, 'EMBEDDINGS_BATCH_SIZE', 1, 2048, problems) ?? DEFAULT_EMBEDDINGS_BATCH_SIZE;
+  const sendDimensions = flagSetting(raw, 'EMBEDDINGS_SEND_DIMENSIONS', problems) ?? false;
   if (!baseUrl) problems.push('EMBEDDINGS_BASE_URL: required when EMBEDDINGS_PROVIDER=openai-compatible');
   else if (!isHttpUrl(baseUrl)) problems.push('EMBEDDINGS_BASE_URL: must be an http:// or https:// URL');
   if (!model) problems.push('EMBEDDINGS_MODEL: required when EMBEDDINGS_PROVIDER=openai-compatible');
@@ -63,46 +63,11 @@ export function embeddingsSettings(config: AppConfig & EmbeddingsConfig): Embedd
   return {
     provider,
     baseUrl,
-    apiKey: text(raw, 'EMBEDDINGS_API_KEY'),
+    apiKey: textSetting(raw, 'EMBEDDINGS_API_KEY'),
     model,
     dimensions,
     timeoutMs,
     batchSize,
     sendDimensions,
   };
-}
-
-function text(raw: Record<string, unknown>, name: string): string | undefined {
-  const value = raw[name];
-  return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
-}
-
-function integer(raw: Record<string, unknown>, name: string, min: number, max: number, problems: string[]): number | undefined {
-  const value = raw[name];
-  if (value === undefined || value === '') return undefined;
-  const n = typeof value === 'number' ? value : typeof value === 'string' && /^\s*\d+\s*$/.test(value) ? Number(value) : NaN;
-  if (!Number.isInteger(n) || n < min || n > max) {
-    problems.push(`${name}: must be a whole number between ${min} and ${max}`);
-    return undefined;
-  }
-  return n;
-}
-
-function flag(raw: Record<string, unknown>, name: string, problems: string[]): boolean | undefined {
-  const value = raw[name];
-  if (value === undefined || value === '') return undefined;
-  if (typeof value === 'boolean') return value;
-  if (typeof value === 'string' && ['true', '1', 'yes'].includes(value)) return true;
-  if (typeof value === 'string' && ['false', '0', 'no'].includes(value)) return false;
-  problems.push(`${name}: must be true or false`);
-  return undefined;
-}
-
-function isHttpUrl(value: string): boolean {
-  try {
-    const url = new URL(value);
-    return url.protocol === 'http:' || url.protocol === 'https:';
-  } catch {
-    return false;
-  }
 }

@@ -26,8 +26,8 @@ export interface JsonSchema {
  * documents and what MCP tools advertise as `inputSchema`, so both always match REST validation.
  */
 export function jsonSchemaOf(type: Type<object>): JsonSchema {
-  // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
-  const metadata = getMetadataStorage().getTargetValidationMetadatas(type as Function, '', true, false);
+  const storage = getMetadataStorage();
+  const metadata = storage.getTargetValidationMetadatas(type as unknown as Parameters<typeof storage.getTargetValidationMetadatas>[0], '', true, false);
   const byProperty = new Map<string, ValidationMetadata[]>();
   for (const m of metadata) byProperty.set(m.propertyName, [...(byProperty.get(m.propertyName) ?? []), m]);
   const properties: Record<string, JsonSchema> = {};

@@ -1,7 +1,5 @@
 export * from './bullmq-connection';
-export * from './bullmq-job-queue';
 export * from './bullmq-job-worker';
-export * from './database-job-queue';
 export * from './database-job-runner';
 export * from './enqueue-options';
 export * from './enqueue-signal';
@@ -12,5 +10,6 @@ export * from './job-table';
 export * from './jobs.migration';
 export * from './jobs.module';
 export * from './lock-token';
+export * from './outbox-job-queue';
 export * from './outbox-relay';
 export * from './retry-policy';

@@ -11,15 +11,14 @@ import {
 import { APP_CONFIG, AppConfig } from '@svc/config';
 import { Database, TypeOrmUnitOfWork } from '@svc/database';
 import { JobQueue } from '@svc/kernel';
-import { BullMqJobQueue } from './bullmq-job-queue';
 import { BullMqJobWorker } from './bullmq-job-worker';
-import { DatabaseJobQueue } from './database-job-queue';
 import { DatabaseJobRunner } from './database-job-runner';
 import { EnqueueSignal } from './enqueue-signal';
 import { JobExecutor } from './job-executor';
 import { JobHandlerRegistry } from './job-handler.registry';
 import { JobStore } from './job-store';
 import { JobTable } from './job-table';
+import { OutboxJobQueue } from './outbox-job-queue';
 import { OutboxRelay } from './outbox-relay';
 import { BackoffOptions } from './retry-policy';
 
@@ -151,11 +150,8 @@ export class JobsModule {
         },
         {
           provide: JobQueue,
-          inject: [APP_CONFIG, Database, JobTable, EnqueueSignal],
-          useFactory: (config: AppConfig, db: Database, table: JobTable, signal: EnqueueSignal): JobQueue =>
-            config.jobsMode === 'bullmq'
-              ? new BullMqJobQueue(table, db.unitOfWork, signal)
-              : new DatabaseJobQueue(table, db.unitOfWork, signal),
+          inject: [Database, JobTable, EnqueueSignal],
+          useFactory: (db: Database, table: JobTable, signal: EnqueueSignal): JobQueue => new OutboxJobQueue(table, db.unitOfWork, signal),
         },
         JobsLifecycle,
       ],

@@ -8,9 +8,8 @@ import { DomainError, Principal } from '@svc/kernel';
 import type { Response } from 'express';
 
 export interface McpOptions {
+  /** Reported to clients at initialisation. Tools are this app's catalogued operations flagged `mcp`. */
   serverName: string;
-  /** Expose only catalogued operations flagged `mcp` (the audit surface). */
-  auditOperationsOnly: boolean;
 }
 export const MCP_OPTIONS = Symbol('MCP_OPTIONS');
 

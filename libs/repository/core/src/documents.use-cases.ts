@@ -4,7 +4,7 @@ import { REPOSITORY_JOB_NAMES, RepositoryIndexDocumentPayload } from '@svc/contr
 import { ActivityLog, Clock, DomainError, IdGenerator, JobQueue, Page, PageRequest, UnitOfWork, VectorIndex } from '@svc/kernel';
 import { documentView, DocumentView, INGESTION_LIMITS, IngestionSettings, RepositoryDocument } from './document';
 import { DocumentRepository, SemanticNodeRepository } from './documents.ports';
-import { SUPPORTED_MEDIA_TYPES } from './parsing/document-parser.port';
+import { mediaTypeFor, SUPPORTED_MEDIA_TYPES } from './parsing/document-parser.port';
 import type { IndexationState } from './repository-instance';
 
 export interface IngestInput {
@@ -13,7 +13,8 @@ export interface IngestInput {
   url?: string | null;
   owner?: string | null;
   extraproperties?: Record<string, unknown>;
-  mediaType: string;
+  /** Declared media type; when absent or generic, deduced from the name's extension. */
+  mediaType?: string;
   content: Buffer;
 }
 
@@ -44,8 +45,11 @@ export class IngestDocument {
     if (input.content.length > INGESTION_LIMITS.maxFileBytes) {
       throw new DomainError('too_large', 'REPOSITORY.FILE_TOO_LARGE', `${input.name} is ${input.content.length} bytes; the limit is ${INGESTION_LIMITS.maxFileBytes} bytes per file.`);
     }
-    if (!(SUPPORTED_MEDIA_TYPES as readonly string[]).includes(input.mediaType)) {
-      throw DomainError.invalid('REPOSITORY.UNSUPPORTED_FORMAT', `Documents of type ${input.mediaType} cannot be indexed.`, { hint: `Supported: ${SUPPORTED_MEDIA_TYPES.join(', ')}.` });
+    const mediaType = mediaTypeFor(input.name, input.mediaType);
+    if (!mediaType) {
+      throw DomainError.invalid('REPOSITORY.UNSUPPORTED_FORMAT', `Cannot index ${input.name}${input.mediaType ? ` (${input.mediaType})` : ''}.`, {
+        hint: `Give a supported media_type (${SUPPORTED_MEDIA_TYPES.join(', ')}), or a name ending in .md, .txt, .html, .pdf or .docx.`,
+      });
     }
     const contentHash = createHash('sha256').update(input.content).digest('hex');
     return this.uow.run(async () => {
@@ -65,7 +69,7 @@ export class IngestDocument {
         url: input.url ?? null,
         owner: input.owner ?? null,
         extraproperties: input.extraproperties ?? {},
-        mediaType: input.mediaType,
+        mediaType,
         sizeBytes: input.content.length,
         contentHash,
         state: unchanged ? existing.state : 'PENDING',

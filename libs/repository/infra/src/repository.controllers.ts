@@ -1,7 +1,7 @@
 import { Body, Controller } from '@nestjs/common';
 import { CurrentPrincipal, DeclareOperation } from '@svc/http';
 import { DomainError, pageRequest, Principal } from '@svc/kernel';
-import { AnswerSearch, CountDocuments, DeleteDocument, SearchStats, GetDocument, GetDocumentsByIds, GetIndexationProgress, IngestDocument, ListDocuments, mediaTypeFor, ReindexDocuments, SearchSemanticNodes } from '@svc/repository-core';
+import { AnswerSearch, CountDocuments, DeleteDocument, SearchStats, GetDocument, GetDocumentsByIds, GetIndexationProgress, IngestDocument, ListDocuments, ReindexDocuments, SearchSemanticNodes } from '@svc/repository-core';
 import { CountDocumentsInput, DateRangeInput, SearchListInput, SearchQueryInput, DocumentIdInput, DocumentIdsInput, EmptyInput, InstanceIdInput, InstanceDocumentInput, InstanceDocumentsByIdsInput, InstanceDocumentsInput, ListDocumentsInput, ReindexInput, SemanticSearchInput, UpsertDocumentInput } from './repository.dto';
 
 const instanceApi = { permission: 'read', mcp: false, surface: 'instance' } as const;
@@ -46,12 +46,8 @@ export class InstanceDocumentsController {
     if ((body.content_base64 === undefined) === (body.content_text === undefined)) {
       throw DomainError.invalid('REPOSITORY.CONTENT_REQUIRED', 'Send exactly one of content_base64 and content_text.', { errors: [{ field: 'content_base64', message: 'exactly one of content_base64 and content_text is required' }] });
     }
-    const mediaType = mediaTypeFor(body.name, body.media_type);
-    if (!mediaType) {
-      throw DomainError.invalid('REPOSITORY.UNSUPPORTED_FORMAT', `Cannot tell the format of ${body.name}.`, { hint: 'Give media_type, or a name ending in .md, .txt, .html, .pdf or .docx.' });
-    }
     const content = body.content_base64 !== undefined ? Buffer.from(body.content_base64, 'base64') : Buffer.from(body.content_text ?? '', 'utf8');
-    return this.ingest.execute(instanceOf(principal), { externalId: body.external_id, name: body.name, url: body.url, owner: body.owner, extraproperties: body.extraproperties, mediaType, content });
+    return this.ingest.execute(instanceOf(principal), { externalId: body.external_id, name: body.name, url: body.url, owner: body.owner, extraproperties: body.extraproperties, mediaType: body.media_type, content });
   }
 
   @DeclareOperation({ ...instanceApi, name: 'instance_documents_delete', path: '/api/documents/delete', description: 'Delete a document: it leaves the index at once.', input: DocumentIdInput })

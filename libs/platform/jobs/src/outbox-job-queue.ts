@@ -5,10 +5,12 @@ import type { EnqueueSignal } from './enqueue-signal';
 import type { JobTable } from './job-table';
 
 /**
- * JobQueue over the `jobs.jobs` table, processed by DatabaseJobRunner: the embedded default, and the
- * PostgreSQL mode without Redis.
+ * The one JobQueue of both modes: enqueueing writes a row of the `jobs.jobs` outbox and nothing else.
+ * Who consumes it is the mode's business: the DatabaseJobRunner claims rows directly; the OutboxRelay
+ * copies committed rows to BullMQ. So an enqueue succeeds while Redis is down, and a job exists only
+ * if the transaction that asked for it committed.
  */
-export class DatabaseJobQueue extends JobQueue {
+export class OutboxJobQueue extends JobQueue {
   constructor(
     private readonly table: JobTable,
     private readonly unitOfWork: TypeOrmUnitOfWork,
@@ -19,9 +21,10 @@ export class DatabaseJobQueue extends JobQueue {
 
   /**
    * Inserts a queued row with the caller's unit of work (so it commits or rolls back with the state
-   * change that asked for it) and returns its id. With `dedupeKey`, returns the id of the queued or
-   * running job holding that key instead of inserting. Throws DomainError `invalid` for a bad name,
-   * payload or option. Runners in this process wake when the row becomes visible.
+   * change that asked for it) and returns its id, which is also the BullMQ job id. With `dedupeKey`,
+   * returns the id of the queued or running job holding that key instead of inserting. Throws
+   * DomainError `invalid` for a bad name, payload or option. This process's runner or relay wakes at
+   * commit; other processes find the row by polling.
    */
   async enqueue<P extends object>(name: string, payload: P, options?: EnqueueOptions): Promise<string> {
     const id = await this.table.insert(normalizeEnqueue(name, payload, options));
