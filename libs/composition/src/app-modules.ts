@@ -2,10 +2,11 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { AppConfig, PlatformCoreModule } from '@svc/config';
 import { Database, DatabaseModule } from '@svc/database';
 import { EmbeddingsModule } from '@svc/embeddings';
-import { HttpPlatformModule } from '@svc/http';
+import { HttpPlatformModule, ResourceServerOptions } from '@svc/http';
 import { LlmModule } from '@svc/llm';
 import { IdentityModule } from '@svc/identity-infra';
 import { JobsModule } from '@svc/jobs';
+import { OAUTH_SCOPES } from '@svc/kernel';
 import { McpModule } from '@svc/mcp';
 import { RepositoryModule } from '@svc/repository-infra';
 import { VectorIndexModule } from '@svc/vector-index';
@@ -63,6 +64,12 @@ function contexts(config: AppConfig, o: { auditApi: boolean; retrievalApi: boole
 @Module({})
 export class AppRootModule {}
 
+/** The OAuth protected-resource description of the audit or retrieval app. */
+export function resourceServer(api: 'audit' | 'retrieval', config: AppConfig): ResourceServerOptions {
+  const base = new URL(api === 'audit' ? config.PUBLIC_AUDIT_URL : config.PUBLIC_RETRIEVAL_URL).origin;
+  return new ResourceServerOptions(`docaudit ${api}`, base, new URL(config.PUBLIC_AUTH_URL).origin, OAUTH_SCOPES.filter((s) => s.startsWith(`${api}:`)));
+}
+
 /** The Nest module graph of one app. Apps differ only in which contexts they serve. */
 export function appModule(name: AppName, shared: SharedInfrastructure): DynamicModule {
   const { config } = shared;
@@ -70,7 +77,7 @@ export function appModule(name: AppName, shared: SharedInfrastructure): DynamicM
     case 'platform-auth':
       return {
         module: AppRootModule,
-        imports: [...foundation(shared), ReadinessModule.forApp(false), IdentityModule.forRoot({ withControllers: true }), HttpPlatformModule.forRoot({ title: 'docaudit platform API' })],
+        imports: [...foundation(shared), ReadinessModule.forApp(false), IdentityModule.forRoot({ withControllers: true }), HttpPlatformModule.forRoot({ title: 'docaudit platform API', allowedOrigins: config.allowedOrigins })],
       };
     case 'audit':
       return {
@@ -78,7 +85,7 @@ export function appModule(name: AppName, shared: SharedInfrastructure): DynamicM
         imports: [
           ...foundation(shared),
           ...contexts(config, { auditApi: true, retrievalApi: false, runWorkers: false }),
-          HttpPlatformModule.forRoot({ title: 'docaudit audit API', wwwAuthenticate: `Bearer realm="${config.PUBLIC_AUDIT_URL}"` }),
+          HttpPlatformModule.forRoot({ title: 'docaudit audit API', allowedOrigins: config.allowedOrigins, resourceServer: resourceServer('audit', config) }),
           McpModule.forRoot({ serverName: 'docaudit-audit' }),
         ],
       };
@@ -88,7 +95,7 @@ export function appModule(name: AppName, shared: SharedInfrastructure): DynamicM
         imports: [
           ...foundation(shared),
           ...contexts(config, { auditApi: false, retrievalApi: true, runWorkers: false }),
-          HttpPlatformModule.forRoot({ title: 'docaudit retrieval API', wwwAuthenticate: `Bearer realm="${config.PUBLIC_RETRIEVAL_URL}"` }),
+          HttpPlatformModule.forRoot({ title: 'docaudit retrieval API', allowedOrigins: config.allowedOrigins, resourceServer: resourceServer('retrieval', config) }),
           McpModule.forRoot({ serverName: 'docaudit-retrieval' }),
         ],
       };
@@ -98,7 +105,7 @@ export function appModule(name: AppName, shared: SharedInfrastructure): DynamicM
         imports: [
           ...foundation(shared),
           ...contexts(config, { auditApi: false, retrievalApi: false, runWorkers: true }),
-          HttpPlatformModule.forRoot({ title: 'docaudit workers (health only)' }),
+          HttpPlatformModule.forRoot({ title: 'docaudit workers (health only)', allowedOrigins: config.allowedOrigins }),
         ],
       };
   }

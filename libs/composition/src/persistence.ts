@@ -1,5 +1,5 @@
 import { PLATFORM_MIGRATIONS, PersistenceParts } from '@svc/database';
-import { CreateIdentitySchema1763700000100, IDENTITY_ENTITIES } from '@svc/identity-infra';
+import { AddInteractiveAuth1763700000800, CreateIdentitySchema1763700000100, IDENTITY_ENTITIES } from '@svc/identity-infra';
 import { JOBS_MIGRATIONS } from '@svc/jobs';
 import { AddDocumentsAndSemanticNodes1763700000500, CreateRepositorySchema1763700000200, CreateSearchLogs1763700000700 } from '@svc/repository-infra';
 import { VECTOR_INDEX_MIGRATIONS } from '@svc/vector-index';
@@ -18,5 +18,6 @@ export const PERSISTENCE: PersistenceParts = {
     AddDocumentsAndSemanticNodes1763700000500,
     CreateDocumentRecords1763700000600,
     CreateSearchLogs1763700000700,
+    AddInteractiveAuth1763700000800,
   ],
 };

@@ -23,9 +23,10 @@ export function configOrExit(): AppConfig {
   }
 }
 
-async function startApp(name: AppName, shared: SharedInfrastructure, logger: Logger): Promise<INestApplication> {
+async function startApp(name: AppName, shared: SharedInfrastructure, logger: Logger, beforeListen?: (app: INestApplication) => Promise<void>): Promise<INestApplication> {
   const { config } = shared;
   return startHttpApp(appModule(name, shared), {
+    beforeListen,
     name,
     port: portOf(name, config),
     host: config.HOST,
@@ -42,6 +43,7 @@ async function bootstrap(app: INestApplication, config: AppConfig, logger: Logge
     organizationName: config.BOOTSTRAP_ORGANIZATION_NAME,
     adminEmail: config.BOOTSTRAP_ADMIN_EMAIL,
     adminApiKey: config.BOOTSTRAP_ADMIN_API_KEY,
+    adminPassword: config.BOOTSTRAP_ADMIN_PASSWORD,
   });
   if (result.installed) logger.info({ organizationId: result.organizationId }, 'installation bootstrapped');
   if (result.generatedAdminKey) {
@@ -90,8 +92,8 @@ function closeOnSignal(close: () => Promise<void>, config: AppConfig, logger: Lo
 export async function runApp(name: AppName): Promise<void> {
   const config = configOrExit();
   const logger = createRootLogger({ level: config.LOG_LEVEL, name });
-  const app = await startApp(name, { config }, logger);
-  if (name === 'platform-auth') await bootstrap(app, config, logger);
+  // platform-auth bootstraps before it listens: once it is ready, the admin key and password work.
+  const app = await startApp(name, { config }, logger, name === 'platform-auth' ? async (a) => void (await bootstrap(a, config, logger)) : undefined);
   closeOnSignal(() => app.close(), config, logger);
 }
 
@@ -104,9 +106,11 @@ export async function runStandalone(): Promise<void> {
   const shared: SharedInfrastructure = { config, database };
   const apps: INestApplication[] = [];
   try {
-    for (const name of ['platform-auth', 'audit', 'retrieval', 'workers'] as const) apps.push(await startApp(name, shared, logger));
-    const installation = await bootstrap(apps[0], config, logger);
-    if (config.DEMO_DATA) await createDemoData(apps[1], installation, logger);
+    let installation: BootstrapResult | undefined;
+    for (const name of ['platform-auth', 'audit', 'retrieval', 'workers'] as const) {
+      apps.push(await startApp(name, shared, logger, name === 'platform-auth' ? async (a) => void (installation = await bootstrap(a, config, logger)) : undefined));
+    }
+    if (config.DEMO_DATA && installation) await createDemoData(apps[1], installation, logger);
   } catch (error) {
     for (const app of apps.reverse()) await app.close().catch(() => undefined);
     await database.close();

@@ -3,3 +3,5 @@ export * from './service-harness';
 export * from './test-databases';
 export * from './tcp-proxy';
 export * from './document-fixtures';
+export * from './http-credential-proxy';
+export * from './browser';

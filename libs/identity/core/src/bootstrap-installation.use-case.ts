@@ -4,12 +4,15 @@ import { parseApiKey } from './api-key-format';
 import { ApiKeyRepository, OrganizationRepository } from './identity.ports';
 import { CreateApiKey } from './manage-api-keys.use-case';
 import { CreateMember } from './manage-members.use-case';
+import { LoginAccountRepository, SetMemberPassword } from './sessions';
 
 export interface BootstrapInput {
   organizationName: string;
   adminEmail: string;
   /** A well-formed `svc_org_` key to install as the admin key instead of a generated one. */
   adminApiKey?: string;
+  /** Password of the admin person for the login page; set when the admin has none yet. */
+  adminPassword?: string;
 }
 
 export interface BootstrapResult {
@@ -36,9 +39,20 @@ export class BootstrapInstallation {
     private readonly ids: IdGenerator,
     private readonly clock: Clock,
     private readonly uow: UnitOfWork,
+    private readonly accounts: LoginAccountRepository,
+    private readonly setPassword: SetMemberPassword,
   ) {}
 
   async execute(input: BootstrapInput): Promise<BootstrapResult> {
+    const result = await this.install(input);
+    if (input.adminPassword) {
+      const [admin] = (await this.accounts.findByEmail(input.adminEmail.trim().toLowerCase())).filter((a) => a.user.organizationId === result.organizationId);
+      if (admin && !admin.passwordHash) await this.setPassword.execute(null, result.organizationId, admin.user.id, input.adminPassword);
+    }
+    return result;
+  }
+
+  private async install(input: BootstrapInput): Promise<BootstrapResult> {
     return this.uow.run(async () => {
       if (await this.organizations.claimInstallation()) {
         const organization = { id: this.ids.next('org_'), name: input.organizationName, createdAt: this.clock.now() };

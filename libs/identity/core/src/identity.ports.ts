@@ -47,11 +47,42 @@ export interface SignedToken {
   expiresAt: number;
 }
 
-/** Signs and verifies the service's JWTs (asymmetric keys with `kid`, published as a JWKS). */
+export interface SessionTokenClaims {
+  sessionId: string;
+  subject: string;
+  organizationId: string;
+  roles: readonly string[];
+}
+
+export interface OAuthAccessClaims {
+  subject: string;
+  organizationId: string;
+  roles: readonly string[];
+  clientId: string;
+  scopes: readonly string[];
+  /** The protected resource the token is for (its `aud`). */
+  audience: string;
+  /** The grant (token family) the token belongs to: revoking it kills the token at once. */
+  grantId: string;
+  expiresAt: number;
+}
+
+/**
+ * Signs and verifies the service's JWTs (asymmetric keys with `kid`, published as a JWKS). Three
+ * kinds, each with its own `typ` and `aud`, never accepted in place of one another.
+ */
 export abstract class TokenService {
   /** A key-exchange token: `typ` `kx+jwt`, the API audience, the given lifetime. */
   abstract signExchangeToken(claims: AccessTokenClaims, lifetimeSeconds: number): Promise<SignedToken>;
   /** Claims of a valid key-exchange token; throws DomainError `unauthenticated` otherwise. */
   abstract verifyExchangeToken(token: string): Promise<AccessTokenClaims>;
+  /** A session cookie token: `typ` `session+jwt`, the session audience, a `sid` claim. */
+  abstract signSessionToken(claims: SessionTokenClaims, lifetimeSeconds: number): Promise<SignedToken>;
+  /** Claims of a valid session token, accepting it up to `graceSeconds` past expiry (refresh only). */
+  abstract verifySessionToken(token: string, graceSeconds: number): Promise<SessionTokenClaims>;
+  /** An OAuth access token (RFC 9068): `typ` `at+jwt`, `aud` = the resource URL. */
+  abstract signAccessToken(claims: Omit<OAuthAccessClaims, 'expiresAt'>, lifetimeSeconds: number): Promise<SignedToken>;
+  /** Claims of a valid access token whose audience is one of `audiences`; 401 otherwise. */
+  abstract verifyAccessToken(token: string, audiences: readonly string[]): Promise<OAuthAccessClaims>;
   abstract jwks(): Promise<{ keys: object[] }>;
 }

@@ -7,3 +7,6 @@ export * from './identity.model';
 export * from './identity.ports';
 export * from './manage-api-keys.use-case';
 export * from './manage-members.use-case';
+export * from './auth-settings';
+export * from './oauth';
+export * from './sessions';

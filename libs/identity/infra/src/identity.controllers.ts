@@ -1,8 +1,14 @@
-import { Body, Controller, Get } from '@nestjs/common';
-import { CurrentPrincipal, DeclareOperation, Public, RawResponse } from '@svc/http';
-import { CreateApiKey, CreateMember, ExchangeApiKey, ListApiKeys, ListMembers, RevokeApiKey, TokenService } from '@svc/identity-core';
+import { Body, Controller, Get, Req } from '@nestjs/common';
+import { clientIpKey, CurrentPrincipal, DeclareOperation, enforceRateLimits, Public, RateLimiter, RawResponse } from '@svc/http';
+import { CreateApiKey, CreateMember, ExchangeApiKey, ListApiKeys, ListMembers, parseApiKey, RevokeApiKey, SetMemberPassword, TokenService } from '@svc/identity-core';
+import type { Request } from 'express';
 import { pageRequest, Principal } from '@svc/kernel';
-import { CreateApiKeyRequest, CreateMemberInput, ExchangeApiKeyInput, ListInput, RevokeApiKeyInput } from './identity.dto';
+import { CreateApiKeyRequest, CreateMemberInput, ExchangeApiKeyInput, ListInput, RevokeApiKeyInput, SetMemberPasswordInput } from './identity.dto';
+
+/** Rate limit of the key exchange: per key id, and ten times that per IP. */
+export class KeyExchangeLimit {
+  constructor(readonly perMinute: number) {}
+}
 
 /** Public endpoints of the signing service: key exchange and the JWKS. */
 @Controller()
@@ -10,6 +16,8 @@ export class TokenController {
   constructor(
     private readonly exchange: ExchangeApiKey,
     private readonly tokens: TokenService,
+    private readonly limiter: RateLimiter,
+    private readonly limit: KeyExchangeLimit,
   ) {}
 
   @Public()
@@ -23,7 +31,11 @@ export class TokenController {
     surface: 'platform',
     public: true,
   })
-  token(@Body() body: ExchangeApiKeyInput) {
+  async token(@Body() body: ExchangeApiKeyInput, @Req() req: Request) {
+    await enforceRateLimits(this.limiter, [
+      { bucket: 'key-exchange.ip', key: clientIpKey(req), rule: { limit: this.limit.perMinute * 10, windowSeconds: 60 } },
+      { bucket: 'key-exchange.key', key: parseApiKey(body.api_key)?.lookupId, rule: { limit: this.limit.perMinute, windowSeconds: 60 } },
+    ]);
     return this.exchange.execute(body.api_key);
   }
 
@@ -46,6 +58,7 @@ export class OrganizationAdminController {
     private readonly listKeys: ListApiKeys,
     private readonly createKey: CreateApiKey,
     private readonly revokeKey: RevokeApiKey,
+    private readonly setPassword: SetMemberPassword,
   ) {}
 
   @DeclareOperation({ ...admin, name: 'platform_members_list', path: '/core/organization/members/list', description: 'List the members (people and service accounts) of your organisation.', input: ListInput })
@@ -54,8 +67,17 @@ export class OrganizationAdminController {
   }
 
   @DeclareOperation({ ...admin, name: 'platform_members_create', path: '/core/organization/members/create', description: 'Add a person to your organisation with organisation roles.', input: CreateMemberInput })
-  addMember(@Body() body: CreateMemberInput, @CurrentPrincipal() principal: Principal) {
-    return this.createMember.execute(principal.organizationId, body, principal);
+  async addMember(@Body() body: CreateMemberInput, @CurrentPrincipal() principal: Principal) {
+    const { password, ...member } = body;
+    const created = await this.createMember.execute(principal.organizationId, member, principal);
+    if (password !== undefined) await this.setPassword.execute(principal, principal.organizationId, created.id, password);
+    return created;
+  }
+
+  @DeclareOperation({ ...admin, name: 'platform_members_set_password', path: '/core/organization/members/set-password', description: 'Set the login-page password of a person of your organisation (at least 12 characters).', input: SetMemberPasswordInput })
+  async setMemberPassword(@Body() body: SetMemberPasswordInput, @CurrentPrincipal() principal: Principal) {
+    await this.setPassword.execute(principal, principal.organizationId, body.user_id, body.password);
+    return true;
   }
 
   @DeclareOperation({ ...admin, name: 'platform_api_keys_list', path: '/core/organization/api-keys/list', description: 'List organisation API keys (never their secrets).', input: ListInput })

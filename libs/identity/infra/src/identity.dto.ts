@@ -26,6 +26,23 @@ export class CreateMemberInput {
   @ArrayMaxSize(7)
   @IsIn(ROLES, { each: true })
   roles!: Role[];
+
+  /** Optional password for the login page (at least 12 characters). */
+  @IsOptional()
+  @IsString()
+  @MinLength(12)
+  @MaxLength(256)
+  password?: string;
+}
+
+export class SetMemberPasswordInput {
+  @IsPrefixedId('usr_')
+  user_id!: string;
+
+  @IsString()
+  @MinLength(12)
+  @MaxLength(256)
+  password!: string;
 }
 
 export class CreateApiKeyRequest {

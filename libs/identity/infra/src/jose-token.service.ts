@@ -3,9 +3,9 @@ import { randomUUID, webcrypto } from 'node:crypto';
 type CryptoKey = webcrypto.CryptoKey;
 import { Injectable } from '@nestjs/common';
 import { TypeOrmUnitOfWork } from '@svc/database';
-import { AccessTokenClaims, SignedToken, TokenService } from '@svc/identity-core';
+import { AccessTokenClaims, OAuthAccessClaims, SessionTokenClaims, SignedToken, TokenService } from '@svc/identity-core';
 import { Clock, DomainError, isRole, Role } from '@svc/kernel';
-import { exportJWK, generateKeyPair, importJWK, JWK, jwtVerify, SignJWT, decodeProtectedHeader } from 'jose';
+import { decodeProtectedHeader, exportJWK, generateKeyPair, importJWK, JWK, JWTPayload, jwtVerify, SignJWT } from 'jose';
 import { IsNull } from 'typeorm';
 import { SecretBox } from '@svc/config';
 import { SigningKeyOrmEntity } from './identity.orm-entities';
@@ -14,10 +14,20 @@ export const SIGNING_ALGORITHM = 'ES256';
 /** Audience of key-exchange tokens: the service's REST APIs (platform, audit, retrieval). */
 export const API_AUDIENCE = 'urn:docaudit:api';
 export const EXCHANGE_TOKEN_TYPE = 'kx+jwt';
+/** Session cookie tokens: their own type and audience, so a cookie is never a bearer token. */
+export const SESSION_TOKEN_TYPE = 'session+jwt';
+export const SESSION_AUDIENCE = 'urn:docaudit:session';
+/** OAuth access tokens (RFC 9068); the audience is the protected resource's URL. */
+export const ACCESS_TOKEN_TYPE = 'at+jwt';
+const REQUIRED_CLAIMS = ['iss', 'aud', 'exp', 'nbf', 'iat', 'jti', 'sub'];
 
 interface ActiveKey {
   kid: string;
   privateKey: CryptoKey;
+}
+
+function rolesOf(payload: JWTPayload): Role[] {
+  return Array.isArray(payload.roles) ? (payload.roles.filter(isRole) as Role[]) : [];
 }
 
 const INVALID_TOKEN = () => DomainError.unauthenticated('AUTH.INVALID_TOKEN', 'The access token is invalid or expired.');
@@ -44,14 +54,51 @@ export class JoseTokenService extends TokenService {
   }
 
   async signExchangeToken(claims: AccessTokenClaims, lifetimeSeconds: number): Promise<SignedToken> {
+    return this.sign(EXCHANGE_TOKEN_TYPE, API_AUDIENCE, claims.subject, { org_id: claims.organizationId, roles: claims.roles, key_id: claims.credentialId }, lifetimeSeconds);
+  }
+
+  async verifyExchangeToken(token: string): Promise<AccessTokenClaims> {
+    const payload = await this.verify(token, EXCHANGE_TOKEN_TYPE, API_AUDIENCE);
+    if (typeof payload.org_id !== 'string' || typeof payload.key_id !== 'string') throw INVALID_TOKEN();
+    return { subject: payload.sub as string, organizationId: payload.org_id, roles: rolesOf(payload), credentialId: payload.key_id };
+  }
+
+  async signSessionToken(claims: SessionTokenClaims, lifetimeSeconds: number): Promise<SignedToken> {
+    return this.sign(SESSION_TOKEN_TYPE, SESSION_AUDIENCE, claims.subject, { org_id: claims.organizationId, roles: claims.roles, sid: claims.sessionId }, lifetimeSeconds);
+  }
+
+  async verifySessionToken(token: string, graceSeconds: number): Promise<SessionTokenClaims> {
+    const payload = await this.verify(token, SESSION_TOKEN_TYPE, SESSION_AUDIENCE, graceSeconds);
+    if (typeof payload.org_id !== 'string' || typeof payload.sid !== 'string') throw INVALID_TOKEN();
+    return { subject: payload.sub as string, organizationId: payload.org_id, roles: rolesOf(payload), sessionId: payload.sid };
+  }
+
+  async signAccessToken(claims: Omit<OAuthAccessClaims, 'expiresAt'>, lifetimeSeconds: number): Promise<SignedToken> {
+    return this.sign(
+      ACCESS_TOKEN_TYPE,
+      claims.audience,
+      claims.subject,
+      { org_id: claims.organizationId, roles: claims.roles, client_id: claims.clientId, scope: claims.scopes.join(' '), grant_id: claims.grantId },
+      lifetimeSeconds,
+    );
+  }
+
+  async verifyAccessToken(token: string, audiences: readonly string[]): Promise<OAuthAccessClaims> {
+    const payload = await this.verify(token, ACCESS_TOKEN_TYPE, [...audiences]);
+    const { org_id, client_id, scope, grant_id, aud, exp } = payload;
+    if (typeof org_id !== 'string' || typeof client_id !== 'string' || typeof scope !== 'string' || typeof grant_id !== 'string' || typeof aud !== 'string') throw INVALID_TOKEN();
+    return { subject: payload.sub as string, organizationId: org_id, roles: rolesOf(payload), clientId: client_id, scopes: scope.split(' ').filter(Boolean), audience: aud, grantId: grant_id, expiresAt: exp as number };
+  }
+
+  private async sign(typ: string, audience: string, subject: string, claims: Record<string, unknown>, lifetimeSeconds: number): Promise<SignedToken> {
     const key = await this.activeKey();
     const issuedAt = Math.floor(this.clock.now().getTime() / 1000);
     const expiresAt = issuedAt + lifetimeSeconds;
-    const token = await new SignJWT({ org_id: claims.organizationId, roles: claims.roles, key_id: claims.credentialId })
-      .setProtectedHeader({ alg: SIGNING_ALGORITHM, kid: key.kid, typ: EXCHANGE_TOKEN_TYPE })
+    const token = await new SignJWT(claims)
+      .setProtectedHeader({ alg: SIGNING_ALGORITHM, kid: key.kid, typ })
       .setIssuer(this.issuer)
-      .setAudience(API_AUDIENCE)
-      .setSubject(claims.subject)
+      .setAudience(audience)
+      .setSubject(subject)
       .setJti(randomUUID())
       .setIssuedAt(issuedAt)
       .setNotBefore(issuedAt)
@@ -60,7 +107,8 @@ export class JoseTokenService extends TokenService {
     return { token, issuedAt, expiresAt };
   }
 
-  async verifyExchangeToken(token: string): Promise<AccessTokenClaims> {
+  /** Signature by a known key, ES256 only, the expected `typ`, issuer and audience, every registered claim present. */
+  private async verify(token: string, typ: string, audience: string | string[], graceSeconds = 0): Promise<JWTPayload> {
     let kid: string | undefined;
     try {
       kid = decodeProtectedHeader(token).kid;
@@ -74,14 +122,16 @@ export class JoseTokenService extends TokenService {
       const { payload } = await jwtVerify(token, publicKey, {
         algorithms: [SIGNING_ALGORITHM],
         issuer: this.issuer,
-        audience: API_AUDIENCE,
-        typ: EXCHANGE_TOKEN_TYPE,
-        requiredClaims: ['iss', 'aud', 'exp', 'nbf', 'iat', 'jti', 'sub'],
+        audience,
+        typ,
+        requiredClaims: REQUIRED_CLAIMS,
         currentDate: this.clock.now(),
+        // Grace applies to `exp` (cookie refresh); `nbf` in the future is refused either way.
+        clockTolerance: graceSeconds,
       });
-      const roles = Array.isArray(payload.roles) ? payload.roles.filter(isRole) : [];
-      if (typeof payload.org_id !== 'string' || typeof payload.sub !== 'string' || typeof payload.key_id !== 'string') throw INVALID_TOKEN();
-      return { subject: payload.sub, organizationId: payload.org_id, roles: roles as Role[], credentialId: payload.key_id };
+      if (typeof payload.sub !== 'string') throw INVALID_TOKEN();
+      if (graceSeconds > 0 && typeof payload.nbf === 'number' && payload.nbf > Math.floor(this.clock.now().getTime() / 1000) + 5) throw INVALID_TOKEN();
+      return payload;
     } catch {
       throw INVALID_TOKEN();
     }

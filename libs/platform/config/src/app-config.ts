@@ -33,6 +33,8 @@ export const configSchema = z.object({
     .optional(),
   AUTH_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   BOOTSTRAP_ADMIN_API_KEY: z.string().startsWith('svc_org_', 'must be an organisation key starting with svc_org_').optional(),
+  /** Optional password of the bootstrap admin (login page); at least 12 characters. */
+  BOOTSTRAP_ADMIN_PASSWORD: z.string().min(12, 'must be at least 12 characters').max(256).optional(),
   BOOTSTRAP_ORGANIZATION_NAME: z.string().min(1).max(200).default('My organisation'),
   BOOTSTRAP_ADMIN_EMAIL: z.string().email().default('admin@example.com'),
   /** `local` (feature hashing, no network) or an OpenAI-compatible /embeddings endpoint (vLLM, Ollama, ...). */
@@ -72,6 +74,28 @@ export const configSchema = z.object({
   /** Redis key prefix of the BullMQ queues; every app of one deployment must use the same. */
   JOBS_QUEUE_PREFIX: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'letters, digits, - and _ only').default('jobs'),
   TRUST_PROXY: z.string().default('false'),
+  /**
+   * Browser origins allowed to call the APIs (comma-separated). Default: the origins of the three
+   * PUBLIC_*_URL settings. Any other `Origin` header gets 403.
+   */
+  ALLOWED_ORIGINS: z
+    .string()
+    .regex(/^\s*https?:\/\/[^,\s]+(\s*,\s*https?:\/\/[^,\s]+)*\s*$/, 'must be a comma-separated list of http(s) origins')
+    .optional(),
+  /** `Domain` attribute of the svc_auth cookie: the shared parent domain (unset = host-only cookie). */
+  COOKIE_DOMAIN: z.string().regex(/^\.?[A-Za-z0-9.-]+$/, 'must be a domain name').optional(),
+  /** Absolute lifetime of a browser session, whatever the refreshes (hours). */
+  SESSION_MAX_HOURS: z.coerce.number().min(0.01).max(720).default(12),
+  OAUTH_ACCESS_TOKEN_SECONDS: z.coerce.number().int().min(60).max(86400).default(3600),
+  OAUTH_REFRESH_TOKEN_DAYS: z.coerce.number().int().min(1).max(365).default(30),
+  /** Rate limits (429 + Retry-After). Per key id; per IP the limit is 10 times higher. */
+  RATE_LIMIT_KEY_EXCHANGE_PER_MINUTE: z.coerce.number().int().min(1).default(30),
+  /** Login attempts per minute per IP; an account locks for 15 minutes after LOGIN_MAX_FAILURES failures. */
+  RATE_LIMIT_LOGIN_PER_MINUTE: z.coerce.number().int().min(1).default(20),
+  LOGIN_MAX_FAILURES: z.coerce.number().int().min(1).max(100).default(5),
+  RATE_LIMIT_REGISTRATION_PER_HOUR: z.coerce.number().int().min(1).default(20),
+  /** Token endpoint (code exchange and refresh) and cookie refresh, per client or session and per IP. */
+  RATE_LIMIT_TOKEN_PER_MINUTE: z.coerce.number().int().min(1).default(60),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(120000).default(10000),
 });
 
@@ -84,6 +108,8 @@ export interface AppConfig extends RawConfig {
   jobsMode: 'bullmq' | 'database';
   dataDir: string;
   authSecret: string;
+  /** Browser origins allowed on the APIs (ALLOWED_ORIGINS or the PUBLIC_*_URL origins). */
+  allowedOrigins: string[];
 }
 
 export class ConfigError extends Error {
@@ -117,7 +143,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   }
   const dataDir = resolve(raw.DATA_DIR);
   const authSecret = raw.AUTH_SECRET ?? embeddedSecret(dataDir);
-  return { ...raw, databaseMode, jobsMode: raw.REDIS_URL ? 'bullmq' : 'database', dataDir, authSecret };
+  const allowedOrigins = raw.ALLOWED_ORIGINS
+    ? raw.ALLOWED_ORIGINS.split(',').map((o) => new URL(o.trim()).origin)
+    : [...new Set([raw.PUBLIC_AUTH_URL, raw.PUBLIC_AUDIT_URL, raw.PUBLIC_RETRIEVAL_URL].map((u) => new URL(u).origin))];
+  return { ...raw, databaseMode, jobsMode: raw.REDIS_URL ? 'bullmq' : 'database', dataDir, authSecret, allowedOrigins };
 }
 
 function embeddedSecret(dataDir: string): string {

@@ -4,6 +4,8 @@ import type { Surface } from './operation.decorator';
 export interface PresentedCredential {
   /** Value of `Authorization: Bearer <value>`; other schemes never reach here. */
   bearer?: string;
+  /** Value of the `svc_auth` session cookie, on routes that accept it, when no bearer was sent. */
+  cookie?: string;
 }
 
 /**

@@ -5,6 +5,40 @@ import { Authenticator, InstanceAuthenticator } from './access.ports';
 import { OPERATION_METADATA, OperationDefinition, PUBLIC_METADATA, Surface } from './operation.decorator';
 import { OperationAuthorizer } from './operation-authorizer';
 import { PlatformRequest } from './request-context';
+import { BEARER_ONLY_METADATA, OriginPolicy } from './resource-server';
+
+/** The browser session cookie (SECURITY.md). */
+export const SESSION_COOKIE = 'svc_auth';
+
+/** One cookie's value from a `Cookie` header, or undefined. */
+export function cookieFrom(header: string | undefined, name: string): string | undefined {
+  if (!header) return undefined;
+  for (const part of header.split(';')) {
+    const index = part.indexOf('=');
+    if (index > 0 && part.slice(0, index).trim() === name) return part.slice(index + 1).trim() || undefined;
+  }
+  return undefined;
+}
+
+function headerOf(request: PlatformRequest, name: string): string | undefined {
+  const value = request.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/**
+ * A cookie-authenticated state change must come from a first-party page: `Origin` on the allow-list,
+ * or, without `Origin`, `Sec-Fetch-Site` same-origin or same-site. Anything else is cross-site (403).
+ */
+export function assertFirstPartyBrowserRequest(request: PlatformRequest, origins: OriginPolicy): void {
+  const origin = headerOf(request, 'origin');
+  const site = headerOf(request, 'sec-fetch-site');
+  const firstParty = origin !== undefined ? origins.allows(origin) : site === 'same-origin' || site === 'same-site';
+  if (!firstParty || site === 'cross-site') {
+    throw DomainError.forbidden('AUTH.CROSS_SITE_REQUEST', 'A request authenticated by the session cookie must come from a first-party page.', {
+      hint: 'Browsers send Origin on POST; non-browser clients use an API key or an access token instead of the cookie.',
+    });
+  }
+}
 
 /** `Authorization: Bearer <credential>`; other schemes, empty values and query-string tokens are ignored. */
 export function bearerFrom(header: string | undefined): string | undefined {
@@ -24,6 +58,7 @@ export class PlatformAuthGuard implements CanActivate {
     private readonly reflector: Reflector,
     private readonly authenticator: Authenticator,
     private readonly authorizer: OperationAuthorizer,
+    private readonly origins: OriginPolicy,
     @Optional() private readonly instanceAuthenticator?: InstanceAuthenticator,
   ) {}
 
@@ -31,23 +66,30 @@ export class PlatformAuthGuard implements CanActivate {
     const targets = [context.getHandler(), context.getClass()];
     if (this.reflector.getAllAndOverride<boolean>(PUBLIC_METADATA, targets)) return true;
     const request = context.switchToHttp().getRequest<PlatformRequest>();
+    if (!this.origins.allows(headerOf(request, 'origin'))) {
+      throw DomainError.forbidden('AUTH.ORIGIN_NOT_ALLOWED', `Requests from the origin ${headerOf(request, 'origin')} are not allowed.`, {
+        hint: 'Add the origin to ALLOWED_ORIGINS if it is a first-party web app.',
+      });
+    }
     const operation = this.reflector.get<OperationDefinition | undefined>(OPERATION_METADATA, context.getHandler());
     const surface: Surface = operation?.surface ?? this.reflector.getAllAndOverride<Surface>(SURFACE_METADATA, targets) ?? 'resource';
     if (surface === 'instance') {
       // Instance API: its own headers only; bearer credentials are not accepted here (SECURITY.md).
       if (!this.instanceAuthenticator) throw new Error('Instance API route without an InstanceAuthenticator');
-      const header = (name: string) => {
-        const value = request.headers[name];
-        return Array.isArray(value) ? value[0] : value;
-      };
-      request.principal = await this.instanceAuthenticator.authenticate(header('instance-id'), header('api-key'));
+      request.principal = await this.instanceAuthenticator.authenticate(headerOf(request, 'instance-id'), headerOf(request, 'api-key'));
       return true;
     }
     const bearer = bearerFrom(request.headers.authorization);
-    if (!bearer) {
+    const bearerOnly = this.reflector.getAllAndOverride<boolean>(BEARER_ONLY_METADATA, targets) ?? false;
+    const cookie = bearer || bearerOnly ? undefined : cookieFrom(request.headers.cookie, SESSION_COOKIE);
+    if (bearer) {
+      request.principal = await this.authenticator.authenticate({ bearer }, surface);
+    } else if (cookie) {
+      if (request.method !== 'GET' && request.method !== 'HEAD') assertFirstPartyBrowserRequest(request, this.origins);
+      request.principal = await this.authenticator.authenticate({ cookie }, surface);
+    } else {
       throw DomainError.unauthenticated('AUTH.MISSING_CREDENTIAL', 'Send a credential as Authorization: Bearer <token or API key>.');
     }
-    request.principal = await this.authenticator.authenticate({ bearer }, surface);
     if (operation) await this.authorizer.authorize(request.principal, operation, request.body);
     return true;
   }

@@ -17,6 +17,8 @@ export interface HttpAppOptions {
   trustProxy: string;
   /** Larger JSON limits for specific paths (document ingestion), instead of jsonBodyLimit. */
   routeBodyLimits?: Record<string, string>;
+  /** Runs after the app is initialised and before it listens (first-start bootstrap), so ready means ready. */
+  beforeListen?: (app: INestApplication) => Promise<void>;
 }
 
 /**
@@ -43,6 +45,10 @@ export async function startHttpApp(module: Type<unknown> | object, options: Http
     const body = errorBody(toDomainError(error), (req as PlatformRequest).requestId ?? '');
     res.status(body.status).type('application/json').send(JSON.stringify(body));
   });
+  if (options.beforeListen) {
+    await app.init();
+    await options.beforeListen(app);
+  }
   await app.listen(options.port, options.host);
   options.logger.info({ port: options.port, host: options.host }, `${options.name} listening`);
   return app;

@@ -1,11 +1,9 @@
-import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Inject, Logger } from '@nestjs/common';
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger, Optional } from '@nestjs/common';
 import { DomainError, isDomainError } from '@svc/kernel';
 import type { Response } from 'express';
 import { errorBody, ErrorBody } from './error-body';
 import { PlatformRequest, resolveRequestId } from './request-context';
-
-/** Surfaces whose 401s carry a `WWW-Authenticate` challenge (set by the app). */
-export const WWW_AUTHENTICATE_CHALLENGE = Symbol('WWW_AUTHENTICATE_CHALLENGE');
+import { ResourceServerOptions } from './resource-server';
 
 /**
  * The one mapping from errors to HTTP: DomainErrors by kind, framework errors (unknown route, bad
@@ -16,7 +14,8 @@ export const WWW_AUTHENTICATE_CHALLENGE = Symbol('WWW_AUTHENTICATE_CHALLENGE');
 export class PlatformExceptionFilter implements ExceptionFilter {
   private readonly logger = new Logger('HTTP');
 
-  constructor(@Inject(WWW_AUTHENTICATE_CHALLENGE) private readonly challenge: string | null) {}
+  /** Set on protected resources (audit, retrieval): their 401/403s carry a `WWW-Authenticate` challenge. */
+  constructor(@Optional() private readonly resourceServer?: ResourceServerOptions) {}
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
@@ -29,7 +28,8 @@ export class PlatformExceptionFilter implements ExceptionFilter {
       this.logger.error({ err: exception, requestId }, 'Unhandled error');
     }
     if (error.retryAfterSeconds !== undefined) response.setHeader('Retry-After', String(error.retryAfterSeconds));
-    if (body.status === 401 && this.challenge) response.setHeader('WWW-Authenticate', this.challenge);
+    const challenge = this.resourceServer?.challenge(request.path, body.status, error, Boolean(request.headers.authorization));
+    if (challenge) response.setHeader('WWW-Authenticate', challenge);
     if (response.headersSent) return;
     response.status(body.status).type('application/json').send(JSON.stringify(body));
   }

@@ -2,17 +2,20 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE, DiscoveryModule } from '@nestjs/core';
 import { PlatformAuthGuard } from './auth.guard';
 import { EnvelopeInterceptor } from './envelope.interceptor';
-import { PlatformExceptionFilter, WWW_AUTHENTICATE_CHALLENGE } from './exception.filter';
+import { PlatformExceptionFilter } from './exception.filter';
 import { HealthController, READINESS_CHECKS, ReadinessCheck, ReadinessChecks } from './health.controller';
 import { APP_TITLE, OpenApiController } from './openapi.controller';
 import { OperationAuthorizer } from './operation-authorizer';
 import { OperationRegistry } from './operation-registry';
+import { OriginPolicy, ProtectedResourceMetadataController, ResourceServerOptions } from './resource-server';
 import { StrictBodyPipe } from './validation';
 
 export interface HttpPlatformOptions {
   title: string;
-  /** `WWW-Authenticate` value sent with every 401 of this app (resource servers). */
-  wwwAuthenticate?: string;
+  /** Browser origins allowed to call this app; any other `Origin` header gets 403. */
+  allowedOrigins: readonly string[];
+  /** Set when the app is an OAuth protected resource: RFC 9728 metadata, challenges, token audiences. */
+  resourceServer?: ResourceServerOptions;
 }
 
 /**
@@ -27,10 +30,11 @@ export class HttpPlatformModule {
       module: HttpPlatformModule,
       global: true,
       imports: [DiscoveryModule],
-      controllers: [HealthController, OpenApiController],
+      controllers: [HealthController, OpenApiController, ...(options.resourceServer ? [ProtectedResourceMetadataController] : [])],
       providers: [
         { provide: APP_TITLE, useValue: options.title },
-        { provide: WWW_AUTHENTICATE_CHALLENGE, useValue: options.wwwAuthenticate ?? null },
+        { provide: OriginPolicy, useValue: new OriginPolicy(options.allowedOrigins) },
+        ...(options.resourceServer ? [{ provide: ResourceServerOptions, useValue: options.resourceServer }] : []),
         { provide: ReadinessChecks, inject: [READINESS_CHECKS], useFactory: (checks: ReadinessCheck[]) => new ReadinessChecks(checks) },
         OperationAuthorizer,
         OperationRegistry,
@@ -39,7 +43,7 @@ export class HttpPlatformModule {
         { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
         { provide: APP_PIPE, useClass: StrictBodyPipe },
       ],
-      exports: [OperationAuthorizer, OperationRegistry],
+      exports: [OperationAuthorizer, OperationRegistry, OriginPolicy, ...(options.resourceServer ? [ResourceServerOptions] : [])],
     };
   }
 }

@@ -1,5 +1,5 @@
 import { Injectable, Optional } from '@nestjs/common';
-import { DomainError, isGlobalAdmin, isId, ORGANIZATION_WIDE_ROLES, Principal, rolesAllow } from '@svc/kernel';
+import { assertScope, DomainError, isGlobalAdmin, isId, ORGANIZATION_WIDE_ROLES, Principal, requiredScope, rolesAllow } from '@svc/kernel';
 import { InstanceAccessReader } from './access.ports';
 import type { OperationDefinition } from './operation.decorator';
 
@@ -16,6 +16,7 @@ export class OperationAuthorizer {
     if (!rolesAllow(principal.roles, operation.permission)) {
       throw DomainError.forbidden('AUTH.ROLE_NOT_ALLOWED', `Your roles do not allow ${operation.name}.`);
     }
+    assertScope(principal, requiredScope(operation.name, operation.permission));
     if (!operation.instanceField) return;
     const instanceId = (body as Record<string, unknown> | undefined)?.[operation.instanceField];
     // A malformed id is reported by validation, which runs next, as a 400 naming the field.

@@ -3,8 +3,8 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CallToolRequestSchema, CallToolResult, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { SERVICE_VERSION } from '@svc/contracts';
-import { errorBody, jsonSchemaOf, OperationAuthorizer, OperationRegistry, PlatformRequest, Public, RawResponse, RegisteredOperation, toDomainError, validateInput } from '@svc/http';
-import { DomainError, Principal } from '@svc/kernel';
+import { BearerOnly, errorBody, jsonSchemaOf, OperationAuthorizer, OperationRegistry, PlatformRequest, Public, RawResponse, RegisteredOperation, toDomainError, validateInput } from '@svc/http';
+import { assertScope, DomainError, Principal, requiredScope } from '@svc/kernel';
 import type { Response } from 'express';
 
 export interface McpOptions {
@@ -21,6 +21,7 @@ export const MCP_OPTIONS = Symbol('MCP_OPTIONS');
  */
 @Controller('mcp')
 @RawResponse()
+@BearerOnly()
 export class McpController {
   constructor(
     private readonly registry: OperationRegistry,
@@ -32,6 +33,7 @@ export class McpController {
   async handle(@Req() req: PlatformRequest, @Res() res: Response): Promise<void> {
     const principal = req.principal;
     if (!principal) throw DomainError.unauthenticated('AUTH.MISSING_CREDENTIAL', 'A credential is required.');
+    this.assertScopes(principal, req.body);
     const server = this.buildServer(principal, req.requestId ?? '');
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     res.on('close', () => {
@@ -54,6 +56,24 @@ export class McpController {
   @HttpCode(405)
   delete(@Res() res: Response): void {
     methodNotAllowed(res);
+  }
+
+  /**
+   * OAuth tokens are scope-limited: connecting needs the API's read scope, and a tool call needs its
+   * operation's scope. Refusals are HTTP 403 with an `insufficient_scope` challenge (MCP authorization
+   * spec), so clients can ask the user for more.
+   */
+  private assertScopes(principal: Principal, body: unknown): void {
+    if (!principal.scopes) return;
+    const operations = this.tools();
+    const api = operations[0]?.definition.name.startsWith('retrieval_') ? 'retrieval_' : 'audit_';
+    assertScope(principal, requiredScope(api, 'read'));
+    for (const message of Array.isArray(body) ? body : [body]) {
+      const call = message as { method?: unknown; params?: { name?: unknown } } | null;
+      if (call?.method !== 'tools/call') continue;
+      const operation = operations.find((op) => op.definition.name === call.params?.name);
+      if (operation) assertScope(principal, requiredScope(operation.definition.name, operation.definition.permission));
+    }
   }
 
   private tools(): RegisteredOperation[] {

@@ -1,10 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { DomainError, isDomainError, isId, Principal } from '@svc/kernel';
-import { INSTANCE_KEY_PREFIX } from './create-repository-instance.use-case';
+import { instanceKeyLookupId } from './instance-key-format';
 import { InstanceKeyHasher, RepositoryInstanceStore } from './repository.ports';
 
 const INVALID = () => DomainError.unauthenticated('AUTH.INVALID_INSTANCE_KEY', 'The instance-id and api-key headers do not match a valid instance API key.');
-const KEY_SHAPE = /^svc_ins_[A-Za-z0-9_-]{16}[A-Za-z0-9_-]{43}$/;
 
 /**
  * The instance API's credential: `instance-id` + `api-key` headers, valid for that one instance only.
@@ -19,10 +18,12 @@ export class AuthenticateInstanceKey {
   ) {}
 
   async execute(instanceId: string | undefined, apiKey: string | undefined): Promise<Principal> {
-    if (!isId('ki_', instanceId) || typeof apiKey !== 'string' || !KEY_SHAPE.test(apiKey)) throw INVALID();
+    const lookupId = typeof apiKey === 'string' ? instanceKeyLookupId(apiKey) : null;
+    if (!isId('ki_', instanceId) || !apiKey || lookupId === null) throw INVALID();
     let key;
     try {
-      key = await this.store.findApiKey(apiKey.slice(INSTANCE_KEY_PREFIX.length, INSTANCE_KEY_PREFIX.length + 16));
+      // Read on every request (no cache): a revocation applies at once, in every process.
+      key = await this.store.findApiKey(lookupId);
     } catch (error) {
       if (isDomainError(error)) throw error;
       throw DomainError.unavailable('AUTH.KEY_STORE_UNAVAILABLE', 'Authentication is momentarily unavailable; retry shortly.', { cause: error });

@@ -1,9 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { Clock, IdGenerator, UnitOfWork } from '@svc/kernel';
+import { generateInstanceKey } from './instance-key-format';
 import { InstanceKeyHasher, RepositoryInstanceStore } from './repository.ports';
-
-export const INSTANCE_KEY_PREFIX = 'svc_ins_';
 
 /**
  * Creates a repository instance and its first instance API key. Returns the raw key once: the
@@ -24,8 +22,7 @@ export class CreateRepositoryInstance {
       const now = this.clock.now();
       const instanceId = input.id ?? this.ids.next('ki_');
       await this.store.insert({ id: instanceId, organizationId: input.organizationId, name: input.name, createdAt: now });
-      const lookupId = randomBytes(12).toString('base64url');
-      const apiKey = `${INSTANCE_KEY_PREFIX}${lookupId}${randomBytes(32).toString('base64url')}`;
+      const { apiKey, lookupId } = generateInstanceKey();
       await this.store.insertApiKey({ id: this.ids.next('key_'), instanceId, name: 'audit link', lookupId, secretHash: this.hasher.hash(apiKey), createdAt: now, revokedAt: null });
       return { instanceId, apiKey };
     });

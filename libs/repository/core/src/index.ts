@@ -4,6 +4,8 @@ export * from './document';
 export * from './documents.ports';
 export * from './documents.use-cases';
 export * from './index-document.use-case';
+export * from './instance-api-keys.use-cases';
+export * from './instance-key-format';
 export * from './rank-fusion';
 export * from './repository-instance';
 export * from './repository.ports';

@@ -17,6 +17,18 @@ export interface InstanceApiKey {
   revokedAt: Date | null;
 }
 
+/** What callers may see of an instance key: never its hash, its lookup id or the raw key. */
+export function instanceApiKeyView(key: InstanceApiKey) {
+  return {
+    id: key.id,
+    instance_id: key.instanceId,
+    name: key.name,
+    created_at: key.createdAt.toISOString(),
+    revoked_at: key.revokedAt?.toISOString() ?? null,
+  };
+}
+export type InstanceApiKeyView = ReturnType<typeof instanceApiKeyView>;
+
 /** Indexation states of a document (BEHAVIOUR.md §10). */
 export const INDEXATION_STATES = ['PENDING', 'PARSING', 'INDEXED', 'PARSING_ERROR', 'EMBEDDING_ERROR', 'DELETED'] as const;
 export type IndexationState = (typeof INDEXATION_STATES)[number];

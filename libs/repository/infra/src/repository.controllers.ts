@@ -1,8 +1,42 @@
 import { Body, Controller } from '@nestjs/common';
 import { CurrentPrincipal, DeclareOperation } from '@svc/http';
 import { DomainError, pageRequest, Principal } from '@svc/kernel';
-import { AnswerSearch, CountDocuments, DeleteDocument, SearchStats, GetDocument, GetDocumentsByIds, GetIndexationProgress, IngestDocument, ListDocuments, ReindexDocuments, SearchSemanticNodes } from '@svc/repository-core';
-import { CountDocumentsInput, DateRangeInput, SearchListInput, SearchQueryInput, DocumentIdInput, DocumentIdsInput, EmptyInput, InstanceIdInput, InstanceDocumentInput, InstanceDocumentsByIdsInput, InstanceDocumentsInput, ListDocumentsInput, ReindexInput, SemanticSearchInput, UpsertDocumentInput } from './repository.dto';
+import {
+  AnswerSearch,
+  CountDocuments,
+  CreateInstanceApiKey,
+  DeleteDocument,
+  SearchStats,
+  GetDocument,
+  GetDocumentsByIds,
+  GetIndexationProgress,
+  IngestDocument,
+  ListDocuments,
+  ListInstanceApiKeys,
+  ReindexDocuments,
+  RevokeInstanceApiKey,
+  SearchSemanticNodes,
+} from '@svc/repository-core';
+import {
+  CountDocumentsInput,
+  CreateInstanceApiKeyInput,
+  DateRangeInput,
+  SearchListInput,
+  SearchQueryInput,
+  DocumentIdInput,
+  DocumentIdsInput,
+  EmptyInput,
+  InstanceIdInput,
+  InstanceDocumentInput,
+  InstanceDocumentsByIdsInput,
+  InstanceDocumentsInput,
+  ListDocumentsInput,
+  ListInstanceApiKeysInput,
+  ReindexInput,
+  RevokeInstanceApiKeyInput,
+  SemanticSearchInput,
+  UpsertDocumentInput,
+} from './repository.dto';
 
 const instanceApi = { permission: 'read', mcp: false, surface: 'instance' } as const;
 
@@ -153,5 +187,41 @@ export class RetrievalController {
   })
   semanticSearch(@Body() body: SemanticSearchInput) {
     return this.search.execute(body.instance_id, body.query, body.limit ?? 10);
+  }
+}
+
+const exposure = { permission: 'exposure', instanceField: 'instance_id', mcp: false, surface: 'resource' } as const;
+
+/**
+ * Instance API keys of a repository instance (bearer credentials; ADMIN and ACTIVATION_MANAGER, who
+ * must be members of the instance unless ADMIN). The raw key is in the create response only.
+ */
+@Controller()
+export class InstanceApiKeysController {
+  constructor(
+    private readonly create: CreateInstanceApiKey,
+    private readonly list: ListInstanceApiKeys,
+    private readonly revoke: RevokeInstanceApiKey,
+  ) {}
+
+  @DeclareOperation({
+    ...exposure,
+    name: 'retrieval_instance_api_keys_create',
+    path: '/retrieval/instances/api-keys/create',
+    description: 'Create an instance API key (instance-id + api-key headers of the instance API); the raw key is in this response once and never again.',
+    input: CreateInstanceApiKeyInput,
+  })
+  createKey(@Body() body: CreateInstanceApiKeyInput, @CurrentPrincipal() principal: Principal) {
+    return this.create.execute(principal, { instanceId: body.instance_id, name: body.name });
+  }
+
+  @DeclareOperation({ ...exposure, name: 'retrieval_instance_api_keys_list', path: '/retrieval/instances/api-keys/list', description: 'Instance API keys of an instance, revoked ones included, newest first; never their secrets.', input: ListInstanceApiKeysInput })
+  listKeys(@Body() body: ListInstanceApiKeysInput, @CurrentPrincipal() principal: Principal) {
+    return this.list.execute(principal, body.instance_id, pageRequest(body.offset, body.limit));
+  }
+
+  @DeclareOperation({ ...exposure, name: 'retrieval_instance_api_keys_revoke', path: '/retrieval/instances/api-keys/revoke', description: 'Revoke an instance API key: the instance API refuses it from the next request on. Revoking a revoked key changes nothing.', input: RevokeInstanceApiKeyInput })
+  revokeKey(@Body() body: RevokeInstanceApiKeyInput, @CurrentPrincipal() principal: Principal) {
+    return this.revoke.execute(principal, body.instance_id, body.api_key_id);
   }
 }

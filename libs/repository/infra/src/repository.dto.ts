@@ -1,5 +1,5 @@
 import { IsPrefixedId, PaginationInput } from '@svc/http';
-import { INDEXATION_STATES, IndexationState, INGESTION_LIMITS } from '@svc/repository-core';
+import { INDEXATION_STATES, IndexationState, INGESTION_LIMITS, INSTANCE_KEY_NAME_MAX_LENGTH } from '@svc/repository-core';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsBase64, IsIn, IsInt, IsObject, IsOptional, IsString, Max, MaxLength, Min, MinLength } from 'class-validator';
 
 export class UpsertDocumentInput {
@@ -150,3 +150,27 @@ export class DateRangeInput {
 }
 
 export class SearchListInput extends PaginationInput {}
+
+export class CreateInstanceApiKeyInput {
+  @IsPrefixedId('ki_')
+  instance_id!: string;
+
+  /** What the key is for (shown in the list), 1 to 100 characters. */
+  @IsString()
+  @MinLength(1)
+  @MaxLength(INSTANCE_KEY_NAME_MAX_LENGTH)
+  name!: string;
+}
+
+export class ListInstanceApiKeysInput extends PaginationInput {
+  @IsPrefixedId('ki_')
+  instance_id!: string;
+}
+
+export class RevokeInstanceApiKeyInput {
+  @IsPrefixedId('ki_')
+  instance_id!: string;
+
+  @IsPrefixedId('key_')
+  api_key_id!: string;
+}

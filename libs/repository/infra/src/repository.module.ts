@@ -11,6 +11,7 @@ import {
   AuthenticateInstanceKey,
   CountDocuments,
   CountPendingDocuments,
+  CreateInstanceApiKey,
   CreateRepositoryInstance,
   DeleteDocument,
   DocumentParser,
@@ -23,15 +24,17 @@ import {
   IngestionSettings,
   InstanceKeyHasher,
   ListDocuments,
+  ListInstanceApiKeys,
   ReindexDocuments,
   RepositoryInstanceStore,
+  RevokeInstanceApiKey,
   SearchSemanticNodes,
   SemanticNodeRepository,
 } from '@svc/repository-core';
 import { HmacInstanceKeyHasher } from './hmac-instance-key-hasher';
 import { RepositoryInstanceAuthenticator } from './instance-authenticator';
 import { CompositeDocumentParser } from './parsers/composite-document-parser';
-import { InstanceDocumentsController, InstanceSearchController, RetrievalController } from './repository.controllers';
+import { InstanceApiKeysController, InstanceDocumentsController, InstanceSearchController, RetrievalController } from './repository.controllers';
 import { TypeOrmSearchLogRepository } from './typeorm-search-log.repository';
 import { TypeOrmDocumentRepository, TypeOrmSemanticNodeRepository } from './typeorm-documents.store';
 import { TypeOrmRepositoryInstanceStore } from './typeorm-repository-instance.store';
@@ -42,6 +45,7 @@ const USE_CASES = [
   AuthenticateInstanceKey,
   CountDocuments,
   CountPendingDocuments,
+  CreateInstanceApiKey,
   CreateRepositoryInstance,
   DeleteDocument,
   GetDocument,
@@ -50,7 +54,9 @@ const USE_CASES = [
   IndexDocument,
   IngestDocument,
   ListDocuments,
+  ListInstanceApiKeys,
   ReindexDocuments,
+  RevokeInstanceApiKey,
   SearchSemanticNodes,
 ];
 
@@ -91,7 +97,7 @@ export class RepositoryModule {
   static forRoot(options: RepositoryModuleOptions = { withControllers: false, withJobHandlers: false }): DynamicModule {
     return {
       module: RepositoryModule,
-      controllers: options.withControllers ? [InstanceDocumentsController, InstanceSearchController, RetrievalController] : [],
+      controllers: options.withControllers ? [InstanceDocumentsController, InstanceSearchController, RetrievalController, InstanceApiKeysController] : [],
       providers: [
         { provide: RepositoryInstanceStore, useClass: TypeOrmRepositoryInstanceStore },
         { provide: DocumentRepository, useClass: TypeOrmDocumentRepository },

@@ -18,6 +18,9 @@ export const ID_PREFIXES = {
   loggedSearch: 'sl_',
   job: 'job_',
   activity: 'act_',
+  session: 'ses_',
+  oauthGrant: 'grt_',
+  oauthConsent: 'cns_',
 } as const;
 
 export type IdPrefix = (typeof ID_PREFIXES)[keyof typeof ID_PREFIXES];

@@ -10,3 +10,4 @@ export * from './job-queue';
 export * from './embedder';
 export * from './vector-index';
 export * from './language-model';
+export * from './scopes';

@@ -14,4 +14,9 @@ export interface Principal {
   credential: { kind: CredentialKind; id: string };
   /** Set for instance API keys: the one repository instance the credential may act on. */
   instanceId?: string;
+  /**
+   * Set for OAuth access tokens only: what the user consented to (`audit:read`, ...). Operations
+   * need the matching scope on top of the role table; other credentials carry no scope limit.
+   */
+  scopes?: readonly string[];
 }

@@ -1,0 +1,91 @@
+import { Controller, Get, Inject, SetMetadata } from '@nestjs/common';
+import { InsufficientScopeError } from '@svc/kernel';
+import { Public, RawResponse } from './operation.decorator';
+
+/**
+ * What an app that is an OAuth protected resource (RFC 9728) says about itself: its base URL, its
+ * `/mcp` resource, the authorization server, the scopes it understands.
+ */
+export class ResourceServerOptions {
+  constructor(
+    readonly name: string,
+    /** Public base URL (origin) of the app, e.g. `https://audit.example.com`. */
+    readonly baseUrl: string,
+    /** Issuer of the authorization server (path-less). */
+    readonly authorizationServer: string,
+    readonly scopes: readonly string[],
+  ) {}
+
+  get mcpResource(): string {
+    return `${this.baseUrl}/mcp`;
+  }
+
+  /** Audiences this app accepts in OAuth access tokens: its `/mcp` endpoint and its REST API. */
+  get audiences(): string[] {
+    return [this.mcpResource, this.baseUrl];
+  }
+
+  metadataUrl(path: string): string {
+    return `${this.baseUrl}/.well-known/oauth-protected-resource${isMcpPath(path) ? '/mcp' : ''}`;
+  }
+
+  /**
+   * `WWW-Authenticate` for a refused request (RFC 6750 §3, RFC 9728 §5.1): 401s point at the
+   * metadata, and say `invalid_token` when a token was presented; scope refusals name the scope.
+   */
+  challenge(path: string, status: number, error: unknown, presentedToken: boolean): string | undefined {
+    const metadata = `resource_metadata="${this.metadataUrl(path)}"`;
+    if (status === 401) return `Bearer ${presentedToken ? 'error="invalid_token", ' : ''}${metadata}`;
+    if (status === 403 && error instanceof InsufficientScopeError) return `Bearer error="insufficient_scope", scope="${error.scope}", ${metadata}`;
+    return undefined;
+  }
+}
+
+export function isMcpPath(path: string): boolean {
+  return path === '/mcp' || path.startsWith('/mcp/') || path.startsWith('/mcp?');
+}
+
+/** Marks a route that takes credentials from the Authorization header only (never the cookie): `/mcp`. */
+export const BEARER_ONLY_METADATA = 'svc:bearer-only';
+export const BearerOnly = (): MethodDecorator & ClassDecorator => SetMetadata(BEARER_ONLY_METADATA, true);
+
+/** RFC 9728 metadata of the app's two resources: `/mcp` and the REST API. */
+@Controller('.well-known/oauth-protected-resource')
+@Public()
+@RawResponse()
+export class ProtectedResourceMetadataController {
+  constructor(@Inject(ResourceServerOptions) private readonly options: ResourceServerOptions) {}
+
+  @Get('mcp')
+  mcp() {
+    return this.document(this.options.mcpResource, `${this.options.name} MCP endpoint`);
+  }
+
+  @Get()
+  api() {
+    return this.document(this.options.baseUrl, `${this.options.name} REST API`);
+  }
+
+  private document(resource: string, name: string) {
+    return {
+      resource,
+      authorization_servers: [this.options.authorizationServer],
+      scopes_supported: this.options.scopes,
+      bearer_methods_supported: ['header'],
+      resource_name: name,
+      resource_documentation: `${this.options.baseUrl}/docs`,
+    };
+  }
+}
+
+/**
+ * Browser origins allowed to call the app. A request whose `Origin` is not listed gets 403 (DNS
+ * rebinding and cross-site use); a request without `Origin` (servers, CLIs) is not a browser call.
+ */
+export class OriginPolicy {
+  constructor(readonly allowed: readonly string[]) {}
+
+  allows(origin: string | undefined): boolean {
+    return origin === undefined || this.allowed.includes(origin);
+  }
+}
