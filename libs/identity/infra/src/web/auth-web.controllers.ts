@@ -185,7 +185,9 @@ export class AuthWebController {
   private formAllowed(req: Request, body: Form): boolean {
     const origin = req.headers.origin;
     const site = req.headers['sec-fetch-site'];
-    if (origin !== undefined && !this.origins.allows(origin)) return false;
+    // Privacy settings can make a browser send `Origin: null` on a same-origin form post; Sec-Fetch-Site then says where it came from.
+    const opaqueSameOrigin = origin === 'null' && site === 'same-origin';
+    if (origin !== undefined && !opaqueSameOrigin && !this.origins.allows(origin)) return false;
     if (site === 'cross-site') return false;
     return this.csrf.valid(req, body?.csrf);
   }

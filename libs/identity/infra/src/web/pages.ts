@@ -21,7 +21,8 @@ const STYLE = `
 
 /**
  * Sends a server-rendered page with headers that forbid framing, scripts and caching: the pages work
- * without JavaScript and nothing on them can be clickjacked or replayed from a cache.
+ * without JavaScript and nothing on them can be clickjacked or replayed from a cache. `same-origin`
+ * referrers (not `no-referrer`): with `no-referrer`, browsers send `Origin: null` on the forms' POSTs.
  */
 export function sendPage(res: Response, status: number, title: string, body: string): void {
   res
@@ -29,7 +30,7 @@ export function sendPage(res: Response, status: number, title: string, body: str
     .setHeader('Content-Type', 'text/html; charset=utf-8')
     .setHeader('Cache-Control', 'no-store')
     .setHeader('X-Frame-Options', 'DENY')
-    .setHeader('Referrer-Policy', 'no-referrer')
+    .setHeader('Referrer-Policy', 'same-origin')
     .setHeader('X-Content-Type-Options', 'nosniff')
     .setHeader('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'")
     .send(
