@@ -6,7 +6,6 @@ import { HttpPlatformModule, ResourceServerOptions } from '@svc/http';
 import { LlmModule } from '@svc/llm';
 import { IdentityModule } from '@svc/identity-infra';
 import { JobsModule } from '@svc/jobs';
-import { OAUTH_SCOPES } from '@svc/kernel';
 import { McpModule } from '@svc/mcp';
 import { RepositoryModule } from '@svc/repository-infra';
 import { VectorIndexModule } from '@svc/vector-index';
@@ -64,11 +63,6 @@ function contexts(config: AppConfig, o: { auditApi: boolean; retrievalApi: boole
 @Module({})
 export class AppRootModule {}
 
-/** The OAuth protected-resource description of the audit or retrieval app. */
-export function resourceServer(api: 'audit' | 'retrieval', config: AppConfig): ResourceServerOptions {
-  const base = new URL(api === 'audit' ? config.PUBLIC_AUDIT_URL : config.PUBLIC_RETRIEVAL_URL).origin;
-  return new ResourceServerOptions(`docaudit ${api}`, base, new URL(config.PUBLIC_AUTH_URL).origin, OAUTH_SCOPES.filter((s) => s.startsWith(`${api}:`)));
-}
 
 /** The Nest module graph of one app. Apps differ only in which contexts they serve. */
 export function appModule(name: AppName, shared: SharedInfrastructure): DynamicModule {
@@ -85,7 +79,7 @@ export function appModule(name: AppName, shared: SharedInfrastructure): DynamicM
         imports: [
           ...foundation(shared),
           ...contexts(config, { auditApi: true, retrievalApi: false, runWorkers: false }),
-          HttpPlatformModule.forRoot({ title: 'docaudit audit API', allowedOrigins: config.allowedOrigins, resourceServer: resourceServer('audit', config) }),
+          HttpPlatformModule.forRoot({ title: 'docaudit audit API', allowedOrigins: config.allowedOrigins, resourceServer: ResourceServerOptions.forApi('audit', config) }),
           McpModule.forRoot({ serverName: 'docaudit-audit' }),
         ],
       };
@@ -95,7 +89,7 @@ export function appModule(name: AppName, shared: SharedInfrastructure): DynamicM
         imports: [
           ...foundation(shared),
           ...contexts(config, { auditApi: false, retrievalApi: true, runWorkers: false }),
-          HttpPlatformModule.forRoot({ title: 'docaudit retrieval API', allowedOrigins: config.allowedOrigins, resourceServer: resourceServer('retrieval', config) }),
+          HttpPlatformModule.forRoot({ title: 'docaudit retrieval API', allowedOrigins: config.allowedOrigins, resourceServer: ResourceServerOptions.forApi('retrieval', config) }),
           McpModule.forRoot({ serverName: 'docaudit-retrieval' }),
         ],
       };

@@ -1,16 +1,9 @@
-import { ActivityEntry, ActivityLog, DomainError } from '@svc/kernel';
+import { DomainError } from '@svc/kernel';
 import { generateApiKey } from './api-key-format';
 import { AuthenticateApiKey } from './authenticate-api-key.use-case';
 import { IdentitySettings } from './identity-settings';
 import { CreateApiKey, RevokeApiKey } from './manage-api-keys.use-case';
-import { FixedClock, ImmediateUnitOfWork, InMemoryApiKeyRepository, InMemoryUserRepository, PlainSecretHasher, TestIds } from './testing/in-memory-identity';
-
-class RecordingActivityLog extends ActivityLog {
-  readonly entries: ActivityEntry[] = [];
-  async record(entry: ActivityEntry) {
-    this.entries.push(entry);
-  }
-}
+import { FixedClock, ImmediateUnitOfWork, InMemoryApiKeyRepository, InMemoryUserRepository, PlainSecretHasher, RecordingActivityLog, TestIds } from './testing/in-memory-identity';
 
 function setup(cacheSeconds = 0) {
   const keys = new InMemoryApiKeyRepository();

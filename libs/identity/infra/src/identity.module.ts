@@ -1,7 +1,7 @@
 import { DynamicModule, Global, Logger, Module, OnApplicationShutdown } from '@nestjs/common';
 import { APP_CONFIG, AppConfig, deriveKey, SecretBox } from '@svc/config';
 import { TypeOrmUnitOfWork } from '@svc/database';
-import { Authenticator, MemoryRateLimiter, RateLimiter, RedisRateLimiter } from '@svc/http';
+import { Authenticator, MemoryRateLimiter, RateLimiter, RedisRateLimiter, ResourceServerOptions } from '@svc/http';
 import {
   ApiKeyRepository,
   AuthenticateApiKey,
@@ -86,13 +86,7 @@ class RateLimiterRedis implements OnApplicationShutdown {
 }
 
 function authSettings(c: AppConfig): AuthSettings {
-  const resources = (['audit', 'retrieval'] as const).flatMap((api) => {
-    const base = new URL(api === 'audit' ? c.PUBLIC_AUDIT_URL : c.PUBLIC_RETRIEVAL_URL).origin;
-    return [
-      { url: `${base}/mcp`, api },
-      { url: base, api },
-    ];
-  });
+  const resources = (['audit', 'retrieval'] as const).flatMap((api) => ResourceServerOptions.forApi(api, c).audiences.map((url) => ({ url, api })));
   return new AuthSettings(Math.round(c.SESSION_MAX_HOURS * 3600), c.OAUTH_ACCESS_TOKEN_SECONDS, c.OAUTH_REFRESH_TOKEN_DAYS * 86400, c.LOGIN_MAX_FAILURES, resources);
 }
 

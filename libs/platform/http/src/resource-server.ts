@@ -1,5 +1,12 @@
 import { Controller, Get, Inject, SetMetadata } from '@nestjs/common';
-import { InsufficientScopeError } from '@svc/kernel';
+import { InsufficientScopeError, OAUTH_SCOPES, OAuthScope } from '@svc/kernel';
+
+/** The public URLs of a deployment's apps (validated configuration). */
+export interface PublicUrls {
+  PUBLIC_AUTH_URL: string;
+  PUBLIC_AUDIT_URL: string;
+  PUBLIC_RETRIEVAL_URL: string;
+}
 import { Public, RawResponse } from './operation.decorator';
 
 /**
@@ -7,14 +14,32 @@ import { Public, RawResponse } from './operation.decorator';
  * `/mcp` resource, the authorization server, the scopes it understands.
  */
 export class ResourceServerOptions {
+  /** The audit or retrieval app of a deployment, from its public URLs. */
+  static forApi(api: 'audit' | 'retrieval', urls: PublicUrls): ResourceServerOptions {
+    const base = new URL(api === 'audit' ? urls.PUBLIC_AUDIT_URL : urls.PUBLIC_RETRIEVAL_URL).origin;
+    return new ResourceServerOptions(api, base, new URL(urls.PUBLIC_AUTH_URL).origin);
+  }
+
   constructor(
-    readonly name: string,
+    readonly api: 'audit' | 'retrieval',
     /** Public base URL (origin) of the app, e.g. `https://audit.example.com`. */
     readonly baseUrl: string,
     /** Issuer of the authorization server (path-less). */
     readonly authorizationServer: string,
-    readonly scopes: readonly string[],
   ) {}
+
+  get name(): string {
+    return `docaudit ${this.api}`;
+  }
+
+  get scopes(): OAuthScope[] {
+    return OAUTH_SCOPES.filter((s) => s.startsWith(`${this.api}:`));
+  }
+
+  /** What any use of the API needs, starting with connecting to its `/mcp`. */
+  get readScope(): OAuthScope {
+    return `${this.api}:read`;
+  }
 
   get mcpResource(): string {
     return `${this.baseUrl}/mcp`;

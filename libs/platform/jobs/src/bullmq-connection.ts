@@ -1,4 +1,3 @@
-import type { Logger } from '@nestjs/common';
 import type { RedisOptions } from 'bullmq';
 
 /**
@@ -8,29 +7,6 @@ import type { RedisOptions } from 'bullmq';
  */
 export function producerConnection(url: string): RedisOptions {
   return { url, maxRetriesPerRequest: 1, enableOfflineQueue: false, connectTimeout: 2000 };
-}
-
-/** A warning logged at most once per interval, so an outage is reported without flooding the log. */
-export class ThrottledWarning {
-  private lastAt = 0;
-  private suppressed = 0;
-
-  constructor(
-    private readonly logger: Logger,
-    private readonly intervalMs = 30_000,
-  ) {}
-
-  warn(message: string): void {
-    const now = Date.now();
-    if (now - this.lastAt < this.intervalMs) {
-      this.suppressed += 1;
-      return;
-    }
-    const suffix = this.suppressed > 0 ? ` (${this.suppressed} similar warnings suppressed)` : '';
-    this.lastAt = now;
-    this.suppressed = 0;
-    this.logger.warn(`${message}${suffix}`);
-  }
 }
 
 /** Resolves `promise`, or rejects with `message` after `ms`. The timer never keeps the process alive. */

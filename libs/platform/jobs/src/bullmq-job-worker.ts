@@ -1,6 +1,7 @@
+import { ThrottledWarning } from '@svc/kernel';
 import { Logger } from '@nestjs/common';
 import { DelayedError, Job, UnrecoverableError, Worker } from 'bullmq';
-import { ThrottledWarning, withTimeout } from './bullmq-connection';
+import { withTimeout } from './bullmq-connection';
 import { MAX_MAX_ATTEMPTS } from './enqueue-options';
 import type { JobExecutor } from './job-executor';
 import type { JobHandlerRegistry } from './job-handler.registry';

@@ -54,7 +54,3 @@ export class CreateJobsSchema1763700000000 implements MigrationInterface {
 
 /** Migrations of the jobs platform, to list in `DatabaseModule.forRoot({ migrations })`. */
 export const JOBS_MIGRATIONS = [CreateJobsSchema1763700000000];
-
-/** The jobs platform maps no entity: it speaks SQL (claims need `FOR UPDATE SKIP LOCKED`). */
-// eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
-export const JOBS_ENTITIES: Function[] = [];

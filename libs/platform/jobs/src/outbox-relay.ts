@@ -1,6 +1,7 @@
+import { ThrottledWarning } from '@svc/kernel';
 import { Logger } from '@nestjs/common';
 import { Queue } from 'bullmq';
-import { producerConnection, ThrottledWarning, withTimeout } from './bullmq-connection';
+import { producerConnection, withTimeout } from './bullmq-connection';
 import { ROW_BACKOFF_TYPE } from './bullmq-job-worker';
 import type { EnqueueSignal } from './enqueue-signal';
 import type { JobTable } from './job-table';

@@ -1,9 +1,9 @@
-import { Controller, Delete, Get, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
+import { Controller, Delete, Get, HttpCode, Inject, Optional, Post, Req, Res } from '@nestjs/common';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CallToolRequestSchema, CallToolResult, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { SERVICE_VERSION } from '@svc/contracts';
-import { BearerOnly, errorBody, jsonSchemaOf, OperationAuthorizer, OperationRegistry, PlatformRequest, Public, RawResponse, RegisteredOperation, toDomainError, validateInput } from '@svc/http';
+import { BearerOnly, errorBody, ResourceServerOptions, jsonSchemaOf, OperationAuthorizer, OperationRegistry, PlatformRequest, Public, RawResponse, RegisteredOperation, toDomainError, validateInput } from '@svc/http';
 import { assertScope, DomainError, Principal, requiredScope } from '@svc/kernel';
 import type { Response } from 'express';
 
@@ -27,6 +27,7 @@ export class McpController {
     private readonly registry: OperationRegistry,
     private readonly authorizer: OperationAuthorizer,
     @Inject(MCP_OPTIONS) private readonly options: McpOptions,
+    @Optional() private readonly resourceServer?: ResourceServerOptions,
   ) {}
 
   @Post()
@@ -65,9 +66,8 @@ export class McpController {
    */
   private assertScopes(principal: Principal, body: unknown): void {
     if (!principal.scopes) return;
+    if (this.resourceServer) assertScope(principal, this.resourceServer.readScope);
     const operations = this.tools();
-    const api = operations[0]?.definition.name.startsWith('retrieval_') ? 'retrieval_' : 'audit_';
-    assertScope(principal, requiredScope(api, 'read'));
     for (const message of Array.isArray(body) ? body : [body]) {
       const call = message as { method?: unknown; params?: { name?: unknown } } | null;
       if (call?.method !== 'tools/call') continue;

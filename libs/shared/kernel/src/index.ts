@@ -11,3 +11,4 @@ export * from './embedder';
 export * from './vector-index';
 export * from './language-model';
 export * from './scopes';
+export * from './throttled-warning';

@@ -1,4 +1,5 @@
-import { Clock, IdGenerator, IdPrefix, newId, Page, PageRequest, UnitOfWork } from '@svc/kernel';
+import { Page, PageRequest } from '@svc/kernel';
+export { FixedClock, ImmediateUnitOfWork, RecordingActivityLog, TestIds } from '@svc/kernel/testing';
 import type { ApiKey, Organization, User } from '../identity.model';
 import { ApiKeyRepository, OrganizationRepository, SecretHasher, UserRepository } from '../identity.ports';
 
@@ -80,29 +81,5 @@ export class PlainSecretHasher extends SecretHasher {
   }
   matches(secret: string, hash: string) {
     return hash === `h:${secret}`;
-  }
-}
-
-export class FixedClock extends Clock {
-  constructor(public current = new Date('2026-11-21T10:00:00Z')) {
-    super();
-  }
-  now() {
-    return new Date(this.current);
-  }
-  advance(ms: number) {
-    this.current = new Date(this.current.getTime() + ms);
-  }
-}
-
-export class TestIds extends IdGenerator {
-  next(prefix: IdPrefix) {
-    return newId(prefix);
-  }
-}
-
-export class ImmediateUnitOfWork extends UnitOfWork {
-  run<T>(work: () => Promise<T>) {
-    return work();
   }
 }

@@ -123,10 +123,9 @@ export class AuthWebController {
   @Post('auth/cookie-logout')
   @HttpCode(200)
   async signOut(@Req() req: Request, @Res({ passthrough: true }) res: Response, @Body() body: Form) {
-    const fromForm = req.is('application/x-www-form-urlencoded');
-    if (fromForm ? !this.formAllowed(req, body) : (assertFirstPartyBrowserRequest(req, this.origins), false)) {
-      throw DomainError.forbidden('AUTH.CSRF_CHECK_FAILED', 'The sign-out form expired or came from another site.');
-    }
+    const fromForm = Boolean(req.is('application/x-www-form-urlencoded'));
+    if (!fromForm) assertFirstPartyBrowserRequest(req, this.origins);
+    else if (!this.formAllowed(req, body)) throw DomainError.forbidden('AUTH.CSRF_CHECK_FAILED', 'The sign-out form expired or came from another site.');
     const revoked = await this.logout.execute(this.cookies.read(req));
     this.cookies.clear(res);
     if (fromForm) {

@@ -3,6 +3,7 @@ import { HttpAdapterHost } from '@nestjs/core';
 import type { OAuthRegisteredClientsStore } from '@modelcontextprotocol/sdk/server/auth/clients.js';
 import {
   AccessDeniedError,
+  CustomOAuthError,
   InvalidClientError,
   InvalidClientMetadataError,
   InvalidGrantError,
@@ -44,6 +45,13 @@ export class OAuthIssuer {
   constructor(readonly url: string) {}
 }
 
+/** RFC 7591's `invalid_redirect_uri`, for which the SDK has no class. */
+class InvalidRedirectUriError extends CustomOAuthError {
+  constructor(message: string) {
+    super('invalid_redirect_uri', message);
+  }
+}
+
 const SDK_ERRORS = {
   invalid_request: InvalidRequestError,
   invalid_client: InvalidClientError,
@@ -51,7 +59,7 @@ const SDK_ERRORS = {
   invalid_scope: InvalidScopeError,
   invalid_target: InvalidTargetError,
   access_denied: AccessDeniedError,
-  invalid_redirect_uri: InvalidClientMetadataError,
+  invalid_redirect_uri: InvalidRedirectUriError,
   invalid_client_metadata: InvalidClientMetadataError,
   unsupported_token_type: UnsupportedTokenTypeError,
 } as const;
@@ -59,10 +67,7 @@ const SDK_ERRORS = {
 /** Our protocol refusals as the SDK's OAuth errors (which its handlers turn into RFC responses). */
 function toOAuthError(error: unknown): unknown {
   if (error instanceof OAuthProtocolError) {
-    const sdkError = new SDK_ERRORS[error.code](error.description);
-    // RFC 7591 names this one `invalid_redirect_uri`; the SDK has no class for it.
-    if (error.code === 'invalid_redirect_uri') Object.defineProperty(sdkError, 'errorCode', { value: 'invalid_redirect_uri' });
-    return sdkError;
+    return new SDK_ERRORS[error.code](error.description);
   }
   if (isDomainError(error) && error.kind === 'unavailable') return new TemporarilyUnavailableError(error.message);
   return error;

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Logger, LoggerService } from '@nestjs/common';
-import { DomainError } from '@svc/kernel';
+import { DomainError, ThrottledWarning } from '@svc/kernel';
 import type { Redis } from 'ioredis';
 import { assertRateRule, RateDecision, RateLimiter, RateRule, rateLimitStorageKey, retryAfterSeconds } from './rate-limiter';
 
@@ -139,25 +139,3 @@ function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** An outage is reported without flooding the log: one warning per interval, with the count it stood for. */
-class ThrottledWarning {
-  private lastAt = Number.NEGATIVE_INFINITY;
-  private suppressed = 0;
-
-  constructor(
-    private readonly logger: Pick<LoggerService, 'warn'>,
-    private readonly intervalMs = 30_000,
-  ) {}
-
-  warn(message: string): void {
-    const now = Date.now();
-    if (now - this.lastAt < this.intervalMs) {
-      this.suppressed += 1;
-      return;
-    }
-    const suffix = this.suppressed > 0 ? ` (${this.suppressed} similar warnings suppressed)` : '';
-    this.lastAt = now;
-    this.suppressed = 0;
-    this.logger.warn(`${message}${suffix}`);
-  }
-}

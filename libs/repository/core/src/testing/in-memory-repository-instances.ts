@@ -1,4 +1,5 @@
-import { ActivityEntry, ActivityLog, Clock, IdGenerator, IdPrefix, newId, Page, PageRequest, UnitOfWork } from '@svc/kernel';
+import { Page, PageRequest } from '@svc/kernel';
+export { FixedClock, ImmediateUnitOfWork, RecordingActivityLog, TestIds } from '@svc/kernel/testing';
 import type { InstanceApiKey, RepositoryInstance } from '../repository-instance';
 import { InstanceKeyHasher, RepositoryInstanceStore } from '../repository.ports';
 
@@ -57,36 +58,5 @@ export class PlainInstanceKeyHasher extends InstanceKeyHasher {
   }
   matches(secret: string, hash: string) {
     return hash === `h:${secret}`;
-  }
-}
-
-export class RecordingActivityLog extends ActivityLog {
-  readonly entries: ActivityEntry[] = [];
-  async record(entry: ActivityEntry) {
-    this.entries.push(entry);
-  }
-}
-
-export class FixedClock extends Clock {
-  constructor(public current = new Date('2026-11-21T10:00:00Z')) {
-    super();
-  }
-  now() {
-    return new Date(this.current);
-  }
-  advance(ms: number) {
-    this.current = new Date(this.current.getTime() + ms);
-  }
-}
-
-export class TestIds extends IdGenerator {
-  next(prefix: IdPrefix) {
-    return newId(prefix);
-  }
-}
-
-export class ImmediateUnitOfWork extends UnitOfWork {
-  run<T>(work: () => Promise<T>) {
-    return work();
   }
 }
