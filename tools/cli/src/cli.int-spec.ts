@@ -142,7 +142,16 @@ describe.each<TestDatabaseMode>(['postgres', 'embedded'])('admin CLI (%s databas
 
     const listed = await ok(env, 'key', 'list', '--org', org.id, '--json');
     expect(listed.json.total).toBe(3);
-    expect(listed.stdout).not.toMatch(/svc_org_|secret|hash|lookup/i);
+    // No key material: neither raw key, nor any part of it (lookup id, secret), nor a field that
+    // could hold a hash. (Field names are checked, not the whole text: a ULID can spell "HASH".)
+    expect(listed.stdout).not.toContain('svc_org_');
+    for (const issued of [rawKey, String(service.json.api_key)]) {
+      const body = issued.slice('svc_org_'.length);
+      expect(listed.stdout).not.toContain(body.slice(0, 16));
+      expect(listed.stdout).not.toContain(body.slice(16, 48));
+    }
+    const fields = listed.json.items.flatMap((item: Json) => Object.keys(item));
+    expect(fields.filter((name: string) => /secret|hash|lookup/i.test(name))).toEqual([]);
     const table = await ok(env, 'key', 'list', '--org', org.id);
     expect(table.stdout).not.toContain('svc_org_');
     expect(table.stdout).toMatch(/sam laptop\s+usr_\w+\s+STEWARD\s+active\s+2099-01-01T00:00:00.000Z/);
