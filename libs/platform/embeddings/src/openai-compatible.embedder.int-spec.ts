@@ -1,6 +1,7 @@
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { DomainError, isDomainError } from '@svc/kernel';
+import { isDomainError } from '@svc/kernel';
+import { domainErrorOf } from '@svc/kernel/testing';
 import { OpenAiCompatibleEmbedder, OpenAiCompatibleEmbedderOptions } from './openai-compatible.embedder';
 import { embedderContract } from './testing/embedder.contract';
 import { FakeOpenAiEmbeddingsServer } from './testing/openai-embeddings.server';
@@ -8,15 +9,6 @@ import { FakeOpenAiEmbeddingsServer } from './testing/openai-embeddings.server';
 const KEY = 'sk-test-0123456789abcdef';
 const fast = { retryBaseDelayMs: 10, retryMaxDelayMs: 50 };
 
-async function failureOf(promise: Promise<unknown>): Promise<DomainError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (isDomainError(error)) return error;
-    throw error;
-  }
-  throw new Error('expected a DomainError');
-}
 
 describe('OpenAiCompatibleEmbedder against a local OpenAI-compatible server', () => {
   const server = new FakeOpenAiEmbeddingsServer(128);
@@ -79,13 +71,13 @@ describe('OpenAiCompatibleEmbedder against a local OpenAI-compatible server', ()
     await embedder({ retryMaxDelayMs: 5000 }).embed(['wait for me']);
     expect(Date.now() - started).toBeGreaterThanOrEqual(950);
     server.script.push({ status: 503, headers: { 'retry-after': '7' } }, { status: 503, headers: { 'retry-after': '7' } });
-    const error = await failureOf(embedder({ maxRetries: 1 }).embed(['x']));
+    const error = await domainErrorOf(embedder({ maxRetries: 1 }).embed(['x']));
     expect(error.retryAfterSeconds).toBe(7);
   });
 
   it('gives up after its retries on persistent 500s: unavailable, without the key in the message', async () => {
     server.script.push(...Array.from({ length: 5 }, () => ({ status: 500 })));
-    const error = await failureOf(embedder({ maxRetries: 2 }).embed(['x']));
+    const error = await domainErrorOf(embedder({ maxRetries: 2 }).embed(['x']));
     expect([error.kind, error.code]).toEqual(['unavailable', 'EMBEDDINGS.UNAVAILABLE']);
     expect(error.message).toBe('The embedding service is unavailable (HTTP 500, 3 attempts).');
     expect(server.requests).toHaveLength(3);
@@ -95,7 +87,7 @@ describe('OpenAiCompatibleEmbedder against a local OpenAI-compatible server', ()
   it('times out an attempt that gets no answer, retries, then reports unavailable', async () => {
     server.script.push('hang', 'hang');
     const started = Date.now();
-    const error = await failureOf(embedder({ timeoutMs: 200, maxRetries: 1 }).embed(['slow']));
+    const error = await domainErrorOf(embedder({ timeoutMs: 200, maxRetries: 1 }).embed(['slow']));
     expect(error.code).toBe('EMBEDDINGS.UNAVAILABLE');
     expect(error.message).toBe('The embedding service is unavailable (no answer within 200 ms, 2 attempts).');
     expect(server.requests).toHaveLength(2);
@@ -110,7 +102,7 @@ describe('OpenAiCompatibleEmbedder against a local OpenAI-compatible server', ()
 
   it('rejects vectors of the wrong dimension, without retrying', async () => {
     server.script.push('wrong-dimension');
-    const error = await failureOf(embedder().embed(['a', 'b']));
+    const error = await domainErrorOf(embedder().embed(['a', 'b']));
     expect([error.kind, error.code]).toEqual(['unavailable', 'EMBEDDINGS.DIMENSION_MISMATCH']);
     expect(error.message).toBe('The embedding model returned 127 dimensions where 128 are configured (EMBEDDINGS_DIMENSIONS).');
     expect(server.requests).toHaveLength(1);
@@ -118,16 +110,16 @@ describe('OpenAiCompatibleEmbedder against a local OpenAI-compatible server', ()
 
   it('rejects malformed answers: repeated indexes, wrong counts, non-JSON', async () => {
     server.script.push('duplicate-index');
-    expect((await failureOf(embedder().embed(['a', 'b']))).code).toBe('EMBEDDINGS.INVALID_RESPONSE');
+    expect((await domainErrorOf(embedder().embed(['a', 'b']))).code).toBe('EMBEDDINGS.INVALID_RESPONSE');
     server.script.push({ status: 200, body: JSON.stringify({ data: [] }) });
-    expect((await failureOf(embedder().embed(['a']))).code).toBe('EMBEDDINGS.INVALID_RESPONSE');
+    expect((await domainErrorOf(embedder().embed(['a']))).code).toBe('EMBEDDINGS.INVALID_RESPONSE');
     server.script.push({ status: 200, body: '<html>proxy</html>' });
-    expect((await failureOf(embedder().embed(['a']))).code).toBe('EMBEDDINGS.INVALID_RESPONSE');
+    expect((await domainErrorOf(embedder().embed(['a']))).code).toBe('EMBEDDINGS.INVALID_RESPONSE');
   });
 
   it('does not retry a refusal, and points at the setting to check', async () => {
     server.script.push({ status: 401, body: JSON.stringify({ error: { message: `Incorrect API key provided: ${KEY}` } }) });
-    const error = await failureOf(embedder().embed(['a']));
+    const error = await domainErrorOf(embedder().embed(['a']));
     expect(error.code).toBe('EMBEDDINGS.UNAVAILABLE');
     expect(error.message).toBe('The embedding service refused the request (HTTP 401): check EMBEDDINGS_API_KEY.');
     expect(server.requests).toHaveLength(1);
@@ -138,7 +130,7 @@ describe('OpenAiCompatibleEmbedder against a local OpenAI-compatible server', ()
     await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
     const { port } = closed.address() as AddressInfo;
     await new Promise<void>((r) => closed.close(() => r()));
-    const error = await failureOf(embedder({ baseUrl: `http://127.0.0.1:${port}/v1`, maxRetries: 1 }).embed(['a']));
+    const error = await domainErrorOf(embedder({ baseUrl: `http://127.0.0.1:${port}/v1`, maxRetries: 1 }).embed(['a']));
     expect(error.message).toBe('The embedding service is unavailable (unreachable, 2 attempts).');
     expect(error.retryAfterSeconds).toBe(5);
   });

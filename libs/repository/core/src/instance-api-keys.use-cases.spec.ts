@@ -1,4 +1,5 @@
-import { DomainError, newId, Principal, Role } from '@svc/kernel';
+import { newId, Principal, Role } from '@svc/kernel';
+import { domainErrorOf } from '@svc/kernel/testing';
 import { AuthenticateInstanceKey } from './authenticate-instance-key.use-case';
 import { CreateRepositoryInstance } from './create-repository-instance.use-case';
 import { CreateInstanceApiKey, ListInstanceApiKeys, RevokeInstanceApiKey } from './instance-api-keys.use-cases';
@@ -37,11 +38,6 @@ async function setup() {
   };
 }
 
-async function failure(promise: Promise<unknown>): Promise<DomainError> {
-  const error = await promise.then(() => null, (e: unknown) => e);
-  expect(error).toBeInstanceOf(DomainError);
-  return error as DomainError;
-}
 
 describe('CreateInstanceApiKey', () => {
   it('returns the raw key once with the key view, and the key opens the instance API of that instance only', async () => {
@@ -50,7 +46,7 @@ describe('CreateInstanceApiKey', () => {
     expect(created).toEqual({ id: expect.stringMatching(/^key_/), instance_id: instanceId, name: 'ingestion bot', created_at: '2026-11-21T10:00:00.000Z', revoked_at: null, api_key: expect.stringMatching(/^svc_ins_/) });
     const principal = await authenticate.execute(instanceId, created.api_key);
     expect(principal).toEqual({ organizationId: ORG, userId: `instance:${instanceId}`, roles: [], credential: { kind: 'instance_api_key', id: created.id }, instanceId });
-    expect((await failure(authenticate.execute(otherInstanceId, created.api_key))).code).toBe('AUTH.INVALID_INSTANCE_KEY');
+    expect((await domainErrorOf(authenticate.execute(otherInstanceId, created.api_key))).code).toBe('AUTH.INVALID_INSTANCE_KEY');
   });
 
   it('records the creation in the activity log, without the raw key', async () => {
@@ -70,19 +66,19 @@ describe('CreateInstanceApiKey', () => {
     }
     const before = store.keys.size;
     for (const role of ['AUTHORITY_MANAGER', 'STEWARD', 'KNOWLEDGE_EXPERT', 'BILLING', 'CONSUMER'] as const) {
-      const error = await failure(create.execute(caller([role]), { instanceId, name: 'x' }));
+      const error = await domainErrorOf(create.execute(caller([role]), { instanceId, name: 'x' }));
       expect({ kind: error.kind, code: error.code }).toEqual({ kind: 'forbidden', code: 'AUTH.ROLE_NOT_ALLOWED' });
     }
     const instanceKeyPrincipal: Principal = { organizationId: ORG, userId: `instance:${instanceId}`, roles: [], credential: { kind: 'instance_api_key', id: newId('key_') }, instanceId };
-    expect((await failure(create.execute(instanceKeyPrincipal, { instanceId, name: 'x' }))).kind).toBe('forbidden');
+    expect((await domainErrorOf(create.execute(instanceKeyPrincipal, { instanceId, name: 'x' }))).kind).toBe('forbidden');
     expect(store.keys.size).toBe(before);
   });
 
   it("answers 404 for another organisation's instance exactly as for a missing one", async () => {
     const { create, store, foreignInstanceId } = await setup();
     const before = store.keys.size;
-    const foreign = await failure(create.execute(admin, { instanceId: foreignInstanceId, name: 'x' }));
-    const missing = await failure(create.execute(admin, { instanceId: newId('ki_'), name: 'x' }));
+    const foreign = await domainErrorOf(create.execute(admin, { instanceId: foreignInstanceId, name: 'x' }));
+    const missing = await domainErrorOf(create.execute(admin, { instanceId: newId('ki_'), name: 'x' }));
     expect({ kind: foreign.kind, code: foreign.code }).toEqual({ kind: 'not_found', code: 'REPOSITORY.INSTANCE_NOT_FOUND' });
     expect({ kind: missing.kind, code: missing.code }).toEqual({ kind: foreign.kind, code: foreign.code });
     expect(store.keys.size).toBe(before);
@@ -93,7 +89,7 @@ describe('CreateInstanceApiKey', () => {
     expect((await create.execute(admin, { instanceId, name: '  crawler  ' })).name).toBe('crawler');
     expect((await create.execute(admin, { instanceId, name: 'n'.repeat(100) })).name).toHaveLength(100);
     for (const name of ['', '   ', 'n'.repeat(101)]) {
-      const error = await failure(create.execute(admin, { instanceId, name }));
+      const error = await domainErrorOf(create.execute(admin, { instanceId, name }));
       expect(error).toMatchObject({ kind: 'invalid', code: 'REPOSITORY.INVALID_KEY_NAME', errors: [{ field: 'name', message: expect.any(String) }] });
     }
   });
@@ -141,10 +137,10 @@ describe('ListInstanceApiKeys', () => {
 
   it('refuses other roles (403) and hides other organisations (404)', async () => {
     const { list, instanceId, foreignInstanceId } = await setup();
-    expect((await failure(list.execute(caller(['STEWARD']), instanceId, { offset: 0, limit: 50 }))).kind).toBe('forbidden');
-    expect((await failure(list.execute(caller(['CONSUMER']), instanceId, { offset: 0, limit: 50 }))).kind).toBe('forbidden');
-    expect((await failure(list.execute(admin, foreignInstanceId, { offset: 0, limit: 50 }))).code).toBe('REPOSITORY.INSTANCE_NOT_FOUND');
-    expect((await failure(list.execute(caller(['ADMIN'], OTHER_ORG), instanceId, { offset: 0, limit: 50 }))).code).toBe('REPOSITORY.INSTANCE_NOT_FOUND');
+    expect((await domainErrorOf(list.execute(caller(['STEWARD']), instanceId, { offset: 0, limit: 50 }))).kind).toBe('forbidden');
+    expect((await domainErrorOf(list.execute(caller(['CONSUMER']), instanceId, { offset: 0, limit: 50 }))).kind).toBe('forbidden');
+    expect((await domainErrorOf(list.execute(admin, foreignInstanceId, { offset: 0, limit: 50 }))).code).toBe('REPOSITORY.INSTANCE_NOT_FOUND');
+    expect((await domainErrorOf(list.execute(caller(['ADMIN'], OTHER_ORG), instanceId, { offset: 0, limit: 50 }))).code).toBe('REPOSITORY.INSTANCE_NOT_FOUND');
   });
 });
 
@@ -155,7 +151,7 @@ describe('RevokeInstanceApiKey', () => {
     const kept = await create.execute(admin, { instanceId, name: 'kept' });
     await authenticate.execute(instanceId, doomed.api_key);
     expect(await revoke.execute(caller(['ACTIVATION_MANAGER']), instanceId, doomed.id)).toBe(true);
-    expect((await failure(authenticate.execute(instanceId, doomed.api_key))).code).toBe('AUTH.INVALID_INSTANCE_KEY');
+    expect((await domainErrorOf(authenticate.execute(instanceId, doomed.api_key))).code).toBe('AUTH.INVALID_INSTANCE_KEY');
     await expect(authenticate.execute(instanceId, kept.api_key)).resolves.toMatchObject({ instanceId });
     await expect(authenticate.execute(instanceId, linkKey)).resolves.toMatchObject({ instanceId });
   });
@@ -177,7 +173,7 @@ describe('RevokeInstanceApiKey', () => {
     const { create, revoke, authenticate, instanceId, otherInstanceId } = await setup();
     const elsewhere = await create.execute(admin, { instanceId: otherInstanceId, name: 'elsewhere' });
     for (const keyId of [newId('key_'), elsewhere.id]) {
-      const error = await failure(revoke.execute(admin, instanceId, keyId));
+      const error = await domainErrorOf(revoke.execute(admin, instanceId, keyId));
       expect({ kind: error.kind, code: error.code }).toEqual({ kind: 'not_found', code: 'REPOSITORY.INSTANCE_API_KEY_NOT_FOUND' });
     }
     await expect(authenticate.execute(otherInstanceId, elsewhere.api_key)).resolves.toMatchObject({ instanceId: otherInstanceId });
@@ -186,8 +182,8 @@ describe('RevokeInstanceApiKey', () => {
   it('refuses other roles (403) and other organisations (404) without revoking anything', async () => {
     const { create, revoke, authenticate, instanceId } = await setup();
     const key = await create.execute(admin, { instanceId, name: 'k' });
-    expect((await failure(revoke.execute(caller(['STEWARD']), instanceId, key.id))).kind).toBe('forbidden');
-    expect((await failure(revoke.execute(caller(['ADMIN'], OTHER_ORG), instanceId, key.id))).kind).toBe('not_found');
+    expect((await domainErrorOf(revoke.execute(caller(['STEWARD']), instanceId, key.id))).kind).toBe('forbidden');
+    expect((await domainErrorOf(revoke.execute(caller(['ADMIN'], OTHER_ORG), instanceId, key.id))).kind).toBe('not_found');
     await expect(authenticate.execute(instanceId, key.api_key)).resolves.toMatchObject({ instanceId });
   });
 });
@@ -204,21 +200,21 @@ describe('AuthenticateInstanceKey', () => {
       [undefined, linkKey],
       ['kd_01ARZ3NDEKTSV4RRFFQ69G5FAV', linkKey],
     ] as const) {
-      expect((await failure(authenticate.execute(id, key))).code).toBe('AUTH.INVALID_INSTANCE_KEY');
+      expect((await domainErrorOf(authenticate.execute(id, key))).code).toBe('AUTH.INVALID_INSTANCE_KEY');
     }
     expect(store.lookups).toBe(0);
   });
 
   it('refuses a well-formed unknown key and a right lookup id with a wrong secret (401)', async () => {
     const { authenticate, instanceId, linkKey } = await setup();
-    expect((await failure(authenticate.execute(instanceId, generateInstanceKey().apiKey))).kind).toBe('unauthenticated');
+    expect((await domainErrorOf(authenticate.execute(instanceId, generateInstanceKey().apiKey))).kind).toBe('unauthenticated');
     const forged = `${linkKey.slice(0, 24)}${generateInstanceKey().apiKey.slice(24)}`;
-    expect((await failure(authenticate.execute(instanceId, forged))).kind).toBe('unauthenticated');
+    expect((await domainErrorOf(authenticate.execute(instanceId, forged))).kind).toBe('unauthenticated');
   });
 
   it('answers unavailable with a retry delay when the store cannot be read', async () => {
     const { authenticate, store, instanceId, linkKey } = await setup();
     store.failWith = new Error('connect ECONNREFUSED 127.0.0.1:5432');
-    expect(await failure(authenticate.execute(instanceId, linkKey))).toMatchObject({ kind: 'unavailable', code: 'AUTH.KEY_STORE_UNAVAILABLE', retryAfterSeconds: 5 });
+    expect(await domainErrorOf(authenticate.execute(instanceId, linkKey))).toMatchObject({ kind: 'unavailable', code: 'AUTH.KEY_STORE_UNAVAILABLE', retryAfterSeconds: 5 });
   });
 });

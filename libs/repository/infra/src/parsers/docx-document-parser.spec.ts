@@ -1,16 +1,7 @@
-import { DomainError } from '@svc/kernel';
+import { domainErrorOf } from '@svc/kernel/testing';
 import { DocxDocumentParser } from './docx-document-parser';
 import { buildDocx } from '@svc/test-kit';
 
-async function failureOf(promise: Promise<unknown>): Promise<DomainError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof DomainError) return error;
-    throw error;
-  }
-  throw new Error('expected a failure');
-}
 
 describe('DocxDocumentParser', () => {
   const parser = new DocxDocumentParser();
@@ -31,18 +22,18 @@ describe('DocxDocumentParser', () => {
   });
 
   it('refuses bytes that are not a ZIP archive', async () => {
-    const error = await failureOf(parser.parse(Buffer.from('plain words, not a docx')));
+    const error = await domainErrorOf(parser.parse(Buffer.from('plain words, not a docx')));
     expect(error).toMatchObject({ kind: 'invalid', code: 'REPOSITORY.PARSING_FAILED', message: 'The file is not a DOCX document (it is not a ZIP archive).' });
   });
 
   it('refuses a legacy .doc or password-protected file with a hint', async () => {
     const ole = Buffer.concat([Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]), Buffer.alloc(512)]);
-    expect((await failureOf(parser.parse(ole))).message).toMatch(/legacy Word document \(\.doc\) or a password-protected \.docx/);
+    expect((await domainErrorOf(parser.parse(ole))).message).toMatch(/legacy Word document \(\.doc\) or a password-protected \.docx/);
   });
 
   it('refuses a damaged archive with a short reason', async () => {
     const docx = await buildDocx();
-    const error = await failureOf(parser.parse(docx.subarray(0, Math.floor(docx.length / 2))));
+    const error = await domainErrorOf(parser.parse(docx.subarray(0, Math.floor(docx.length / 2))));
     expect(error.code).toBe('REPOSITORY.PARSING_FAILED');
     expect(error.message).toMatch(/^The DOCX file is damaged or is not a Word document: /);
     expect(error.message.length).toBeLessThanOrEqual(300);

@@ -1,16 +1,7 @@
-import { DomainError } from '@svc/kernel';
+import { domainErrorOf } from '@svc/kernel/testing';
 import { PdfDocumentParser, PdfLine, pdfLinesToParagraphs } from './pdf-document-parser';
 import { buildPdf } from '@svc/test-kit';
 
-async function failureOf(promise: Promise<unknown>): Promise<DomainError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof DomainError) return error;
-    throw error;
-  }
-  throw new Error('expected a failure');
-}
 
 describe('PdfDocumentParser', () => {
   const parser = new PdfDocumentParser();
@@ -38,27 +29,27 @@ describe('PdfDocumentParser', () => {
   });
 
   it('refuses a password-protected PDF', async () => {
-    const error = await failureOf(parser.parse(buildPdf([['secret']], { encrypted: true })));
+    const error = await domainErrorOf(parser.parse(buildPdf([['secret']], { encrypted: true })));
     expect(error).toMatchObject({ kind: 'invalid', code: 'REPOSITORY.PARSING_FAILED', message: 'The PDF is encrypted with a password; upload an unprotected copy.' });
   });
 
   it('refuses a PDF without text, which would need OCR', async () => {
-    const error = await failureOf(parser.parse(buildPdf([[]])));
+    const error = await domainErrorOf(parser.parse(buildPdf([[]])));
     expect(error.code).toBe('REPOSITORY.PARSING_FAILED');
     expect(error.message).toMatch(/no extractable text/);
   });
 
   it('refuses a truncated PDF and a file that is not a PDF', async () => {
     const pdf = buildPdf([['Hello refunds take 30 days']]);
-    const truncated = await failureOf(parser.parse(pdf.subarray(0, 120)));
+    const truncated = await domainErrorOf(parser.parse(pdf.subarray(0, 120)));
     expect(truncated).toMatchObject({ code: 'REPOSITORY.PARSING_FAILED' });
     expect(truncated.message).toMatch(/^The PDF (is damaged|could not be read|contains no extractable text)/);
-    expect(await failureOf(parser.parse(Buffer.from('hello, not a pdf')))).toMatchObject({ message: 'The file is not a PDF (it has no %PDF header).' });
+    expect(await domainErrorOf(parser.parse(Buffer.from('hello, not a pdf')))).toMatchObject({ message: 'The file is not a PDF (it has no %PDF header).' });
   });
 
   it('gives up on a PDF that takes too long, without leaking the worker', async () => {
     const slow = new PdfDocumentParser({ timeoutMs: 1 });
-    const error = await failureOf(slow.parse(buildPdf([['Hello']])));
+    const error = await domainErrorOf(slow.parse(buildPdf([['Hello']])));
     expect(error).toMatchObject({ code: 'REPOSITORY.PARSING_FAILED', message: 'The PDF took longer than 1 ms to read.' });
   });
 });

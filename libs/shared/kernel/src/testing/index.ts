@@ -1,5 +1,6 @@
 import { ActivityEntry, ActivityLog } from '../activity';
 import { Clock } from '../clock';
+import { DomainError, isDomainError } from '../domain-error';
 import { IdGenerator, IdPrefix, newId } from '../ids';
 import { UnitOfWork } from '../unit-of-work';
 
@@ -34,4 +35,15 @@ export class RecordingActivityLog extends ActivityLog {
   async record(entry: ActivityEntry) {
     this.entries.push(entry);
   }
+}
+
+/** The DomainError a promise rejects with; throws when it resolves, or rethrows any other rejection. */
+export async function domainErrorOf(promise: Promise<unknown>): Promise<DomainError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (isDomainError(error)) return error;
+    throw error;
+  }
+  throw new Error('expected a DomainError, but the promise resolved');
 }
