@@ -94,3 +94,32 @@ describe('cookie refresh rate limit', () => {
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
   });
 });
+
+/** The lockout must not tell which e-mails have accounts: an unknown e-mail is refused like a locked one. */
+describe.each(['embedded', 'distributed'] as const)('login lockout without account enumeration (%s)', (mode) => {
+  let service: RunningService;
+  beforeAll(async () => {
+    service = await startService(mode, { BOOTSTRAP_ADMIN_PASSWORD: PASSWORD, LOGIN_MAX_FAILURES: '3', RATE_LIMIT_LOGIN_PER_MINUTE: '50' });
+  }, 120000);
+  afterAll(async () => {
+    await service?.destroy();
+  });
+
+  it('answers a known and an unknown e-mail alike: 401 up to the failure limit, then 429 for about 15 minutes', async () => {
+    const attempts = async (email: string) => {
+      const seen: { status: number; retryAfter: number }[] = [];
+      for (let i = 0; i < 5; i++) {
+        const res = await submitLogin(service.urls.auth, email, `wrong password ${i}`);
+        seen.push({ status: res.status, retryAfter: Number(res.headers.get('retry-after') ?? 0) });
+      }
+      return seen;
+    };
+    const known = await attempts('admin@example.com');
+    const unknown = await attempts('nobody@example.com');
+    expect(known.map((a) => a.status)).toEqual([401, 401, 401, 429, 429]);
+    expect(unknown.map((a) => a.status)).toEqual(known.map((a) => a.status));
+    for (const a of [...known, ...unknown].filter((x) => x.status === 429)) expect(a.retryAfter).toBeGreaterThan(800);
+    // The right password is refused while locked, like any other.
+    expect((await submitLogin(service.urls.auth, 'admin@example.com', PASSWORD)).status).toBe(429);
+  });
+});

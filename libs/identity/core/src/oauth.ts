@@ -313,7 +313,10 @@ export class IssueOAuthTokens {
     private readonly uow: UnitOfWork,
   ) {}
 
-  /** The PKCE challenge of a live code of this client (invalid_grant otherwise). */
+  /**
+   * The PKCE challenge of this client's code (invalid_grant for another client's or an unknown one),
+   * also of a used or expired code: the exchange then refuses it, and revokes a replayed code's grant.
+   */
   async challenge(clientId: string, code: string): Promise<string> {
     const record = await this.store.getCode(opaqueTokenHash(code));
     if (!record || record.clientId !== clientId) throw new OAuthProtocolError('invalid_grant', 'The authorization code is invalid.');
@@ -337,11 +340,20 @@ export class IssueOAuthTokens {
     const user = await this.users.get(record.organizationId, record.userId);
     if (!user) throw new OAuthProtocolError('invalid_grant', 'The user of this authorization no longer exists.');
     const grant: OAuthGrant = { id: this.ids.next('grt_'), clientId, userId: user.id, organizationId: user.organizationId, scopes: record.scopes, resource: record.resource, createdAt: now, revokedAt: null };
-    return this.uow.run(async () => {
-      await this.store.insertGrant(grant);
-      if (!(await this.store.useCode(hash, now, grant.id))) throw new OAuthProtocolError('invalid_grant', 'The authorization code was already used.');
-      return this.issue(grant, user.roles);
-    });
+    try {
+      return await this.uow.run(async () => {
+        await this.store.insertGrant(grant);
+        // Lost a race with another exchange of the same code: this grant is rolled back, and the
+        // replay revokes the winner's, below, outside the rolled-back transaction.
+        if (!(await this.store.useCode(hash, now, grant.id))) throw new LostCodeRace();
+        return this.issue(grant, user.roles);
+      });
+    } catch (error) {
+      if (!(error instanceof LostCodeRace)) throw error;
+    }
+    const winner = await this.store.getCode(hash);
+    if (winner?.grantId) await this.store.revokeGrant(winner.grantId, now);
+    throw new OAuthProtocolError('invalid_grant', 'The authorization code was already used; the tokens it issued are revoked.');
   }
 
   async refresh(clientId: string, refreshToken: string, scopes: string[] | undefined, resource: string | undefined): Promise<TokenResponse> {
@@ -361,13 +373,15 @@ export class IssueOAuthTokens {
     if (narrowed && narrowed.some((s) => !grant.scopes.includes(s as OAuthScope))) throw new OAuthProtocolError('invalid_scope', 'A refresh cannot widen the granted scopes.');
     const user = await this.users.get(grant.organizationId, grant.userId);
     if (!user) throw new OAuthProtocolError('invalid_grant', 'The user of this authorization no longer exists.');
-    return this.uow.run(async () => {
-      if (!(await this.store.useRefreshToken(hash, now))) {
-        await this.store.revokeGrant(grant.id, now);
-        throw new OAuthProtocolError('invalid_grant', 'The refresh token was already used; every token of this authorization is revoked.');
-      }
+    const issued = await this.uow.run(async () => {
+      // Lost a race with another use of the same refresh token: nothing to commit here (null); the
+      // family is revoked below, outside this transaction, so the revocation is not rolled back.
+      if (!(await this.store.useRefreshToken(hash, now))) return null;
       return this.issue(narrowed && narrowed.length > 0 ? { ...grant, scopes: narrowed as OAuthScope[] } : grant, user.roles);
     });
+    if (issued) return issued;
+    await this.store.revokeGrant(grant.id, now);
+    throw new OAuthProtocolError('invalid_grant', 'The refresh token was already used; every token of this authorization is revoked.');
   }
 
   private async issue(grant: OAuthGrant, roles: readonly Role[]): Promise<TokenResponse> {
@@ -464,3 +478,6 @@ export class ManageOAuthConsents {
     await this.activity.record({ organizationId: actor.organizationId, instanceId: null, action: 'identity.oauth.consent-withdrawn', subjectId: clientId, actor, before: null, after: null });
   }
 }
+
+/** Thrown inside the exchange's transaction to roll it back when another exchange used the code first. */
+class LostCodeRace extends Error {}

@@ -37,6 +37,15 @@ export abstract class LoginAccountRepository {
   abstract clearFailures(userId: string): Promise<void>;
 }
 
+/**
+ * Failed sign-ins of e-mails that have no account. They are refused like a locked account after as
+ * many failures, so the lockout does not tell which e-mails exist. `hit` counts one failure: refused
+ * when there were already `limit` within the last `windowSeconds` (then `retryAfterSeconds` ≥ 1).
+ */
+export abstract class UnknownLoginFailures {
+  abstract hit(email: string, limit: number, windowSeconds: number): Promise<{ refused: boolean; retryAfterSeconds: number }>;
+}
+
 export abstract class SessionRepository {
   abstract insert(session: Session): Promise<void>;
   abstract get(id: string): Promise<Session | null>;
@@ -51,6 +60,8 @@ export interface SessionCookie {
 }
 
 const BAD_LOGIN = () => DomainError.unauthenticated('AUTH.INVALID_LOGIN', 'The e-mail or password is incorrect.');
+const LOCKED = (retryAfterSeconds: number) =>
+  new DomainError('rate_limited', 'AUTH.ACCOUNT_LOCKED', 'Too many failed sign-ins: this account is locked for a while.', { retryAfterSeconds });
 const BAD_SESSION = () => DomainError.unauthenticated('AUTH.INVALID_SESSION', 'The session is invalid, expired or signed out.');
 export const MIN_PASSWORD_LENGTH = 12;
 
@@ -83,6 +94,7 @@ export class LoginWithPassword {
 
   constructor(
     private readonly accounts: LoginAccountRepository,
+    private readonly unknownFailures: UnknownLoginFailures,
     private readonly sessions: SessionRepository,
     private readonly hasher: PasswordHasher,
     private readonly sessionTokens: SessionTokens,
@@ -94,16 +106,17 @@ export class LoginWithPassword {
 
   async execute(email: string, password: string): Promise<SessionCookie & { user: User }> {
     const now = this.clock.now();
-    const candidates = (await this.accounts.findByEmail(email.trim().toLowerCase())).filter((a) => a.passwordHash);
+    const normalized = email.trim().toLowerCase();
+    const candidates = (await this.accounts.findByEmail(normalized)).filter((a) => a.passwordHash);
     if (candidates.length === 0) {
       this.dummyHash ??= this.hasher.hash('not a real password, timing only');
       await this.hasher.verify(password, await this.dummyHash);
-      throw BAD_LOGIN();
+      const counted = normalized ? await this.unknownFailures.hit(normalized, this.settings.maxLoginFailures, this.settings.lockSeconds) : null;
+      throw counted?.refused ? LOCKED(counted.retryAfterSeconds) : BAD_LOGIN();
     }
     for (const account of candidates) {
       if (account.lockedUntil && account.lockedUntil > now) {
-        const retryAfterSeconds = Math.ceil((account.lockedUntil.getTime() - now.getTime()) / 1000);
-        throw new DomainError('rate_limited', 'AUTH.ACCOUNT_LOCKED', 'Too many failed sign-ins: this account is locked for a while.', { retryAfterSeconds });
+        throw LOCKED(Math.ceil((account.lockedUntil.getTime() - now.getTime()) / 1000));
       }
     }
     for (const account of candidates) {
@@ -122,7 +135,11 @@ export class LoginWithPassword {
       return { ...(await this.sessionTokens.issue(session, account.user)), user: account.user };
     }
     const lockUntil = new Date(now.getTime() + this.settings.lockSeconds * 1000);
-    for (const account of candidates) await this.accounts.recordFailure(account.user.id, this.settings.maxLoginFailures, lockUntil);
+    for (const account of candidates) {
+      // A lock that has run out starts a new count: one more mistake must not lock the account again.
+      if (account.lockedUntil && account.lockedUntil <= now) await this.accounts.clearFailures(account.user.id);
+      await this.accounts.recordFailure(account.user.id, this.settings.maxLoginFailures, lockUntil);
+    }
     throw BAD_LOGIN();
   }
 }

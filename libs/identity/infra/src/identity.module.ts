@@ -36,6 +36,7 @@ import {
   SessionTokens,
   SetMemberPassword,
   TokenService,
+  UnknownLoginFailures,
   UserRepository,
 } from '@svc/identity-core';
 import { Clock } from '@svc/kernel';
@@ -50,6 +51,7 @@ import { ScryptPasswordHasher } from './scrypt-password-hasher';
 import { AuthWebController, AuthWebSettings, ConsentsController } from './web/auth-web.controllers';
 import { CsrfTokens, SessionCookies, SignedPayloads } from './web/browser-security';
 import { IdentityOAuthProvider, OAuthIssuer, OAuthServerMount } from './web/oauth-server';
+import { RateLimitedUnknownLoginFailures } from './web/rate-limited-unknown-login-failures';
 
 const USE_CASES = [
   AuthenticateApiKey,
@@ -62,7 +64,6 @@ const USE_CASES = [
   ListMembers,
   RevokeApiKey,
   SessionTokens,
-  LoginWithPassword,
   ReadSession,
   RefreshSession,
   Logout,
@@ -119,6 +120,9 @@ export class IdentityModule {
           { provide: OAuthIssuer, inject: [APP_CONFIG], useFactory: (c: AppConfig) => new OAuthIssuer(new URL(c.PUBLIC_AUTH_URL).origin) },
           IdentityOAuthProvider,
           OAuthServerMount,
+          // The login page's use case, with its count of unknown e-mails on the rate limiter above.
+          { provide: UnknownLoginFailures, useClass: RateLimitedUnknownLoginFailures },
+          LoginWithPassword,
         ]
       : [];
     return {
