@@ -41,7 +41,7 @@ export function repositoryContext(config: AppConfig, options: { withControllers:
   return [
     JobsModule.forRoot({ runWorkers: options.runWorkers, queuePrefix: config.JOBS_QUEUE_PREFIX }),
     EmbeddingsModule.forRoot(),
-    VectorIndexModule.forRoot(),
+    VectorIndexModule.forRoot({ m: config.VECTOR_HNSW_M, efConstruction: config.VECTOR_HNSW_EF_CONSTRUCTION, efSearch: config.VECTOR_HNSW_EF_SEARCH }),
     LlmModule.forRoot(),
     RepositoryModule.forRoot({ withControllers: options.withControllers, withJobHandlers: options.runWorkers }),
   ];

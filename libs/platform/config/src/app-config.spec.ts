@@ -54,6 +54,13 @@ describe('loadConfig', () => {
 });
 
 describe('loadConfig (embeddings)', () => {
+  it('types the VECTOR_HNSW_* settings and refuses an ef_construction below twice m', () => {
+    expect(loadConfig({ DATA_DIR: dir() })).toMatchObject({ VECTOR_HNSW_M: 16, VECTOR_HNSW_EF_CONSTRUCTION: 64, VECTOR_HNSW_EF_SEARCH: 400 });
+    expect(loadConfig({ DATA_DIR: dir(), VECTOR_HNSW_M: '24', VECTOR_HNSW_EF_CONSTRUCTION: '128' })).toMatchObject({ VECTOR_HNSW_M: 24, VECTOR_HNSW_EF_CONSTRUCTION: 128 });
+    expect(() => loadConfig({ DATA_DIR: dir(), VECTOR_HNSW_M: '40' })).toThrow(/VECTOR_HNSW_EF_CONSTRUCTION: must be at least twice VECTOR_HNSW_M \(80\)/);
+    expect(() => loadConfig({ DATA_DIR: dir(), VECTOR_HNSW_EF_SEARCH: 'wide' })).toThrow(/VECTOR_HNSW_EF_SEARCH/);
+  });
+
   it('keeps the EMBEDDINGS_* settings, typed, and names a bad one', () => {
     const config = loadConfig({ DATA_DIR: dir(), EMBEDDINGS_PROVIDER: 'openai-compatible', EMBEDDINGS_BASE_URL: 'http://127.0.0.1:8000/v1', EMBEDDINGS_MODEL: 'bge-small', EMBEDDINGS_DIMENSIONS: '384' });
     expect(config).toMatchObject({ EMBEDDINGS_PROVIDER: 'openai-compatible', EMBEDDINGS_DIMENSIONS: 384, EMBEDDINGS_TIMEOUT_MS: 30000 });

@@ -46,6 +46,15 @@ export const configSchema = z.object({
   EMBEDDINGS_TIMEOUT_MS: z.coerce.number().int().min(100).max(600000).default(30000),
   EMBEDDINGS_BATCH_SIZE: z.coerce.number().int().min(1).max(2048).default(64),
   EMBEDDINGS_SEND_DIMENSIONS: bool.default(false),
+  /**
+   * pgvector HNSW graph: links per node and build candidate list (pgvector's defaults 16 and 64).
+   * Higher builds a better graph (recall) slower; they apply to indexes created afterwards
+   * (REINDEX an existing one). Measured trade-offs in tools/bench/README.md.
+   */
+  VECTOR_HNSW_M: z.coerce.number().int().min(2).max(100).default(16),
+  VECTOR_HNSW_EF_CONSTRUCTION: z.coerce.number().int().min(4).max(1000).default(64),
+  /** pgvector HNSW candidate list per search (raised to the limit when smaller): recall against latency. */
+  VECTOR_HNSW_EF_SEARCH: z.coerce.number().int().min(1).max(1000).default(400),
   /** `local` (deterministic extractive answers, no network) or `anthropic` (Messages API). */
   LLM_PROVIDER: z.enum(['local', 'anthropic']).default('local'),
   ANTHROPIC_API_KEY: z.string().min(1).optional(),
@@ -136,6 +145,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   }
   if (raw.LLM_PROVIDER === 'anthropic' && raw.ANTHROPIC_API_KEY === undefined) {
     throw new ConfigError(['ANTHROPIC_API_KEY: required when LLM_PROVIDER=anthropic']);
+  }
+  if (raw.VECTOR_HNSW_EF_CONSTRUCTION < 2 * raw.VECTOR_HNSW_M) {
+    throw new ConfigError([`VECTOR_HNSW_EF_CONSTRUCTION: must be at least twice VECTOR_HNSW_M (${2 * raw.VECTOR_HNSW_M}), as pgvector requires`]);
   }
   if (raw.EMBEDDINGS_PROVIDER === 'openai-compatible') {
     const missing = (['EMBEDDINGS_BASE_URL', 'EMBEDDINGS_MODEL', 'EMBEDDINGS_DIMENSIONS'] as const).filter((name) => raw[name] === undefined);

@@ -1,6 +1,6 @@
 import type { TypeOrmUnitOfWork } from '@svc/database';
 import { ExactScanVectorIndex } from './exact-scan-vector-index';
-import { PgVectorIndex } from './pg-vector-index';
+import { HnswSettings, PgVectorIndex } from './pg-vector-index';
 
 export interface VectorStorage {
   /** `pgvector`: the `embedding` column is a `vector`; `real[]`: the exact-scan fallback. */
@@ -27,10 +27,10 @@ export async function detectVectorStorage(uow: TypeOrmUnitOfWork): Promise<Vecto
 }
 
 /** The VectorIndex adapter for this database, chosen once at startup. */
-export async function createVectorIndex(uow: TypeOrmUnitOfWork): Promise<PgVectorIndex | ExactScanVectorIndex> {
+export async function createVectorIndex(uow: TypeOrmUnitOfWork, hnsw?: HnswSettings): Promise<PgVectorIndex | ExactScanVectorIndex> {
   const storage = await detectVectorStorage(uow);
   if (storage.kind === 'real[]') return new ExactScanVectorIndex(uow);
-  return new PgVectorIndex(uow, { iterativeScan: versionAtLeast(storage.pgvectorVersion, [0, 8, 0]) });
+  return new PgVectorIndex(uow, { iterativeScan: versionAtLeast(storage.pgvectorVersion, [0, 8, 0]), hnsw });
 }
 
 /** Compares dotted versions numerically ("0.10.0" is after "0.8.7"). */

@@ -4,7 +4,7 @@ import { AppConfig, loadConfig, PlatformCoreModule } from '@svc/config';
 import { Database, DatabaseModule, PLATFORM_MIGRATIONS } from '@svc/database';
 import { Embedder, VectorIndex } from '@svc/kernel';
 import { createTestDatabase, TestDatabase, TestDatabaseMode } from '@svc/test-kit';
-import { ExactScanVectorIndex } from './exact-scan-vector-index';
+import { ExactScanVectorIndex, SPARSE_QUERY_MAX_TERMS } from './exact-scan-vector-index';
 import { PgVectorIndex } from './pg-vector-index';
 import { vectorIndexContract } from './testing/vector-index.contract';
 import { createVectorIndex, detectVectorStorage } from './vector-index.factory';
@@ -76,6 +76,17 @@ describe('VectorIndex on PGlite (pgvector)', () => {
     await index.upsert('ins_hnsw', 'space-big', [{ id: 'kn_big', documentId: 'doc_3', vector: big }]);
     expect(await hnswIndexes(db())).not.toContain(space('space-big', 2001));
     expect((await index.search('ins_hnsw', 'space-big', big, 5)).map((m) => m.id)).toEqual(['kn_big']);
+  });
+
+  it('builds the HNSW graph with the configured m and ef_construction, and refuses settings pgvector would reject', async () => {
+    const index = new PgVectorIndex(db().unitOfWork, { iterativeScan: true, hnsw: { m: 24, efConstruction: 128, efSearch: 300 } });
+    await index.upsert('ins_tuned', 'space-tuned', [{ id: 'kn_t1', documentId: 'doc_t', vector: [1, 0, 0, 0, 0] }]);
+    const [definition]: { indexdef: string }[] = await db().dataSource.query(`SELECT indexdef FROM pg_indexes WHERE indexname = $1`, [
+      PgVectorIndex.hnswIndexName('space-tuned', 5),
+    ]);
+    expect(definition.indexdef).toMatch(/WITH \(m='24', ef_construction='128'\)/);
+    expect((await index.search('ins_tuned', 'space-tuned', [1, 0, 0, 0, 0], 3)).map((m) => m.id)).toEqual(['kn_t1']);
+    expect(() => new PgVectorIndex(db().unitOfWork, { iterativeScan: true, hnsw: { m: 16, efConstruction: 20, efSearch: 40 } })).toThrow(/ef_construction/);
   });
 
   it("serves a large instance's search from the HNSW index, ties ordered by an incremental sort", async () => {
@@ -166,6 +177,34 @@ describe('VectorIndex on PostgreSQL without pgvector (exact scan over real[])', 
         `INSERT INTO vector_index.node_vectors VALUES ('kn_bad', 'ins', 'doc', 'm', 2, ARRAY[1, NULL]::real[])`,
       ),
     ).rejects.toThrow(/node_vectors_dims/);
+  });
+
+  it('scores sparse queries term by term and dense ones in one pass, with the same exact cosines', async () => {
+    const index = new ExactScanVectorIndex(db().unitOfWork);
+    const dims = SPARSE_QUERY_MAX_TERMS + 200;
+    let seed = 5;
+    const random = () => ((seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) / 2 ** 32) * 2 - 1;
+    const rows = Array.from({ length: 60 }, (_, i) => ({ id: `kn_d${i}`, documentId: 'doc_d', vector: Array.from({ length: dims }, random) }));
+    rows.push({ id: 'kn_dzero', documentId: 'doc_d', vector: Array.from({ length: dims }, () => 0) });
+    await index.upsert('ins_dense', 'space-dense', rows);
+    const unit = (v: number[]) => {
+      const n = Math.hypot(...v);
+      return v.map((x) => x / n);
+    };
+    const cosine = (a: number[], b: number[]) => unit(a).reduce((s, x, i) => s + x * unit(b)[i], 0);
+    const expected = (q: number[]) =>
+      rows
+        .filter((r) => r.id !== 'kn_dzero')
+        .map((r) => ({ id: r.id, score: cosine(q, r.vector) }))
+        .sort((a, b) => b.score - a.score)
+        .slice(0, 5);
+    const dense = Array.from({ length: dims }, random);
+    const sparse = Array.from({ length: dims }, (_, i) => (i % 7 === 0 ? random() : 0));
+    for (const query of [dense, sparse]) {
+      const found = await index.search('ins_dense', 'space-dense', query, 5);
+      expect(found.map((m) => m.id)).toEqual(expected(query).map((m) => m.id));
+      found.forEach((m, i) => expect(m.score).toBeCloseTo(expected(query)[i].score, 5));
+    }
   });
 
   it('provides the exact-scan adapter through VectorIndexModule, without an Embedder', async () => {

@@ -1,7 +1,7 @@
 import { DynamicModule, Global, Inject, Injectable, Logger, Module, OnApplicationBootstrap, Optional } from '@nestjs/common';
 import { TypeOrmUnitOfWork } from '@svc/database';
 import { Embedder, VectorIndex } from '@svc/kernel';
-import { PgVectorIndex } from './pg-vector-index';
+import { HnswSettings, PgVectorIndex } from './pg-vector-index';
 import { createVectorIndex } from './vector-index.factory';
 
 /**
@@ -37,12 +37,13 @@ export class VectorIndexBootstrap implements OnApplicationBootstrap {
 @Global()
 @Module({})
 export class VectorIndexModule {
-  static forRoot(): DynamicModule {
+  /** `hnsw`: the VECTOR_HNSW_* settings (pgvector only); pgvector's build defaults and ef_search 400 without. */
+  static forRoot(hnsw?: HnswSettings): DynamicModule {
     return {
       module: VectorIndexModule,
       global: true,
       providers: [
-        { provide: VectorIndex, inject: [TypeOrmUnitOfWork], useFactory: (uow: TypeOrmUnitOfWork) => createVectorIndex(uow) },
+        { provide: VectorIndex, inject: [TypeOrmUnitOfWork], useFactory: (uow: TypeOrmUnitOfWork) => createVectorIndex(uow, hnsw) },
         VectorIndexBootstrap,
       ],
       exports: [VectorIndex],
