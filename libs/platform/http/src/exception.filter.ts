@@ -26,8 +26,16 @@ export class PlatformExceptionFilter implements ExceptionFilter {
     const body: ErrorBody = errorBody(error, requestId);
     if (error.kind === 'internal' || (error.kind === 'unavailable' && !isDomainError(exception))) {
       this.logger.error({ err: exception, requestId }, 'Unhandled error');
+    } else if (error.kind === 'unavailable') {
+      // A dependency the use case reported (the LLM, a key store): operators need to see it. The
+      // message names the failure without secrets; of the cause only its class and code, since a
+      // driver's message may quote a parameter.
+      const cause = error.cause as { name?: unknown; code?: unknown } | undefined;
+      this.logger.warn({ code: error.code, requestId, cause: cause ? { name: cause.name, code: cause.code } : undefined }, error.message);
     }
-    if (error.retryAfterSeconds !== undefined) response.setHeader('Retry-After', String(error.retryAfterSeconds));
+    // BEHAVIOUR.md: every 503 says when to retry, even when the failure did not (a refused LLM credential).
+    const retryAfter = error.retryAfterSeconds ?? (body.status === 503 ? DEFAULT_UNAVAILABLE_RETRY_AFTER_S : undefined);
+    if (retryAfter !== undefined) response.setHeader('Retry-After', String(retryAfter));
     const challenge = this.resourceServer?.challenge(request.path, body.status, error, Boolean(request.headers.authorization));
     if (challenge) response.setHeader('WWW-Authenticate', challenge);
     if (response.headersSent) return;
@@ -71,6 +79,9 @@ export function toDomainError(exception: unknown): DomainError {
   }
   return new DomainError('internal', 'INTERNAL.UNEXPECTED', 'Something went wrong on our side; the error was logged.');
 }
+
+/** Retry-After of a 503 whose error gave none. */
+const DEFAULT_UNAVAILABLE_RETRY_AFTER_S = 30;
 
 const OUTAGE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', '57P01', '57P03', '53300', '08006', '08001']);
 

@@ -1,5 +1,5 @@
 import { Writable } from 'node:stream';
-import { createRootLogger } from './logger';
+import { createRootLogger, PinoNestLogger } from './logger';
 
 function capture() {
   const lines: string[] = [];
@@ -20,5 +20,13 @@ describe('structured logger', () => {
     const text = lines.join('');
     for (const secret of [key, 'svc_auth=abc', 'svc_ins_x', 'hunter2', '"v"', '"r"']) expect(text).not.toContain(secret);
     expect(JSON.parse(lines[0])).toMatchObject({ msg: 'request', process: 'test', body: { api_key: '[redacted]' } });
+  });
+
+  it("keeps Nest's start-up chatter at debug and the service's own Logger.log lines at info", () => {
+    const { lines, logger } = capture();
+    const nest = new PinoNestLogger(logger);
+    nest.log('Mapped {/health, GET} route', 'RouterExplorer');
+    nest.log('anthropic:claude-sonnet-4-6: 1 attempt, 812 ms, input 1200 tokens', 'LanguageModel');
+    expect(lines.map((l) => JSON.parse(l))).toEqual([expect.objectContaining({ level: 30, context: 'LanguageModel', msg: expect.stringContaining('1 attempt') })]);
   });
 });

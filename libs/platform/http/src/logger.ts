@@ -37,12 +37,18 @@ export function createRootLogger(options: { level: string; name: string; destina
   );
 }
 
+/** The contexts of Nest's own start-up and shutdown lines. */
+const NEST_CONTEXTS = new Set(['NestFactory', 'InstanceLoader', 'RoutesResolver', 'RouterExplorer', 'NestApplication', 'NestApplicationContext', 'NestMicroservice', 'WebSocketsController']);
+
 /** Nest's logger interface over pino, so framework and application logs share one JSON stream. */
 export class PinoNestLogger implements LoggerService {
   constructor(private readonly logger: Logger) {}
-  /** Nest's own `log` chatter (module init, route mapping) is debug-level noise in production. */
+  /**
+   * Nest's own `log` chatter (module init, route mapping) is debug-level noise in production; the
+   * service's own `Logger.log` lines (the LLM's token accounting) are info.
+   */
   log(message: unknown, context?: string): void {
-    this.write('debug', message, context);
+    this.write(context !== undefined && NEST_CONTEXTS.has(context) ? 'debug' : 'info', message, context);
   }
   error(message: unknown, trace?: string, context?: string): void {
     this.write('error', message, context ?? trace);

@@ -1,6 +1,8 @@
 import { createServer } from 'node:net';
+import { Logger } from '@nestjs/common';
 import type { AddressInfo } from 'node:net';
-import { DomainError, isDomainError } from '@svc/kernel';
+import { isDomainError } from '@svc/kernel';
+import { domainErrorOf } from '@svc/kernel/testing';
 import { AnthropicLanguageModel, AnthropicLanguageModelOptions, MAX_EXCERPT_CHARS, MAX_PROMPT_EXCERPTS } from './anthropic.language-model';
 import { ANSWER_SYSTEM_PROMPT } from './answer-prompt';
 import { FakeAnthropicMessagesServer } from './testing/anthropic-messages.server';
@@ -9,15 +11,6 @@ import { CONTRACT_EXCERPTS, expectWellFormed, languageModelContract } from './te
 const KEY = 'sk-ant-test-0123456789abcdef';
 const QUESTION = { question: 'How long does a refund take?', excerpts: CONTRACT_EXCERPTS };
 
-async function failureOf(promise: Promise<unknown>): Promise<DomainError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (isDomainError(error)) return error;
-    throw error;
-  }
-  throw new Error('expected a DomainError');
-}
 
 describe('AnthropicLanguageModel against a local Messages API server', () => {
   const server = new FakeAnthropicMessagesServer();
@@ -26,9 +19,14 @@ describe('AnthropicLanguageModel against a local Messages API server', () => {
     new AnthropicLanguageModel({ apiKey: KEY, baseUrl, model: 'claude-sonnet-4-6', timeoutMs: 2000, maxRetries: 2, ...options });
 
   beforeAll(async () => {
+    // The adapter's per-call accounting lines (asserted end to end) would flood the test output.
+    Logger.overrideLogger(false);
     baseUrl = await server.start();
   });
-  afterAll(() => server.stop());
+  afterAll(async () => {
+    Logger.overrideLogger(['log', 'error', 'warn', 'debug', 'verbose']);
+    await server.stop();
+  });
   beforeEach(() => server.reset());
 
   languageModelContract('AnthropicLanguageModel (local Messages API server)', () => model());
@@ -97,7 +95,7 @@ describe('AnthropicLanguageModel against a local Messages API server', () => {
 
   it('reports a model that stays overloaded (529) as unavailable, with the retry-after it asked for', async () => {
     server.script.push(...Array.from({ length: 3 }, () => FakeAnthropicMessagesServer.overloaded(7)));
-    const error = await failureOf(model({ maxRetries: 2 }).answer(QUESTION));
+    const error = await domainErrorOf(model({ maxRetries: 2 }).answer(QUESTION));
     expect([error.kind, error.code, error.retryAfterSeconds]).toEqual(['unavailable', 'LLM.UNAVAILABLE', 7]);
     expect(error.message).toBe('The language model is unavailable (HTTP 529 overloaded_error, 3 attempts).');
     expect(server.requests).toHaveLength(3);
@@ -105,22 +103,22 @@ describe('AnthropicLanguageModel against a local Messages API server', () => {
 
   it('gives up after its retries on persistent 500s; retry-after-ms counts too, 5 s is the default', async () => {
     server.script.push(...Array.from({ length: 2 }, () => FakeAnthropicMessagesServer.serverError()));
-    const error = await failureOf(model({ maxRetries: 1 }).answer(QUESTION));
+    const error = await domainErrorOf(model({ maxRetries: 1 }).answer(QUESTION));
     expect([error.kind, error.code, error.retryAfterSeconds]).toEqual(['unavailable', 'LLM.UNAVAILABLE', 1]);
     expect(error.message).toBe('The language model is unavailable (HTTP 500 api_error, 2 attempts).');
     server.script.push({ status: 503, errorType: 'api_error' });
-    const noHint = await failureOf(model({ maxRetries: 0 }).answer(QUESTION));
+    const noHint = await domainErrorOf(model({ maxRetries: 0 }).answer(QUESTION));
     expect(noHint.retryAfterSeconds).toBe(5);
   });
 
   it('does not retry a refused key, and never repeats it', async () => {
     server.expectedApiKey = 'sk-ant-the-right-one';
-    const wrongKey = await failureOf(model().answer(QUESTION));
+    const wrongKey = await domainErrorOf(model().answer(QUESTION));
     expect([wrongKey.kind, wrongKey.code]).toEqual(['unavailable', 'LLM.REQUEST_REFUSED']);
     expect(server.requests).toHaveLength(1);
     server.reset();
     server.script.push(FakeAnthropicMessagesServer.unauthorized(`invalid x-api-key: ${KEY}`));
-    const error = await failureOf(model().answer(QUESTION));
+    const error = await domainErrorOf(model().answer(QUESTION));
     expect([error.kind, error.code]).toEqual(['unavailable', 'LLM.REQUEST_REFUSED']);
     expect(error.message).toBe('The language model refused the request (HTTP 401 authentication_error): check ANTHROPIC_API_KEY.');
     expect(error.retryAfterSeconds).toBeUndefined();
@@ -133,17 +131,17 @@ describe('AnthropicLanguageModel against a local Messages API server', () => {
 
   it('reports a malformed request as an internal refusal, and an unknown model as a configuration problem', async () => {
     server.script.push({ status: 400, errorType: 'invalid_request_error', message: 'messages: field required' });
-    const bad = await failureOf(model().answer(QUESTION));
+    const bad = await domainErrorOf(model().answer(QUESTION));
     expect([bad.kind, bad.code, bad.message]).toEqual(['internal', 'LLM.REQUEST_REFUSED', 'The language model refused the request (HTTP 400 invalid_request_error).']);
     server.script.push({ status: 404, errorType: 'not_found_error', message: 'model: claude-nope' });
-    const missing = await failureOf(model().answer(QUESTION));
+    const missing = await domainErrorOf(model().answer(QUESTION));
     expect([missing.kind, missing.message]).toEqual(['unavailable', 'The language model refused the request (HTTP 404 not_found_error): check ANTHROPIC_MODEL and ANTHROPIC_BASE_URL.']);
   });
 
   it('times out an attempt that gets no answer, retries, then reports unavailable', async () => {
     server.script.push('hang', 'hang');
     const started = Date.now();
-    const error = await failureOf(model({ timeoutMs: 200, maxRetries: 1 }).answer(QUESTION));
+    const error = await domainErrorOf(model({ timeoutMs: 200, maxRetries: 1 }).answer(QUESTION));
     expect([error.kind, error.code]).toEqual(['unavailable', 'LLM.UNAVAILABLE']);
     expect(error.message).toBe('The language model did not answer within 200 ms (2 attempts).');
     expect(server.requests).toHaveLength(2);
@@ -161,7 +159,7 @@ describe('AnthropicLanguageModel against a local Messages API server', () => {
     await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
     const { port } = closed.address() as AddressInfo;
     await new Promise<void>((r) => closed.close(() => r()));
-    const error = await failureOf(model({ baseUrl: `http://127.0.0.1:${port}`, maxRetries: 1 }).answer(QUESTION));
+    const error = await domainErrorOf(model({ baseUrl: `http://127.0.0.1:${port}`, maxRetries: 1 }).answer(QUESTION));
     expect([error.code, error.message, error.retryAfterSeconds]).toEqual(['LLM.UNAVAILABLE', 'The language model is unreachable (2 attempts).', 5]);
   });
 
@@ -174,7 +172,7 @@ describe('AnthropicLanguageModel against a local Messages API server', () => {
     ];
     for (const reply of malformed) {
       server.script.push(reply);
-      const error = await failureOf(model().answer(QUESTION));
+      const error = await domainErrorOf(model().answer(QUESTION));
       expect([error.kind, error.code, error.message]).toEqual([
         'unavailable',
         'LLM.INVALID_RESPONSE',
@@ -182,15 +180,15 @@ describe('AnthropicLanguageModel against a local Messages API server', () => {
       ]);
     }
     server.script.push('text-only');
-    expect((await failureOf(model().answer(QUESTION))).message).toBe('The language model gave no usable answer: it stopped (end_turn) without calling submit_answer.');
+    expect((await domainErrorOf(model().answer(QUESTION))).message).toBe('The language model gave no usable answer: it stopped (end_turn) without calling submit_answer.');
     server.script.push('max-tokens');
-    expect((await failureOf(model().answer(QUESTION))).message).toBe('The language model gave no usable answer: it ran out of output tokens.');
+    expect((await domainErrorOf(model().answer(QUESTION))).message).toBe('The language model gave no usable answer: it ran out of output tokens.');
     server.script.push({ status: 200, headers: { 'content-type': 'text/html' }, body: '<html>proxy login</html>' });
-    expect((await failureOf(model().answer(QUESTION))).message).toBe('The language model answered with something other than a message.');
+    expect((await domainErrorOf(model().answer(QUESTION))).message).toBe('The language model answered with something other than a message.');
     server.script.push({ status: 200, body: JSON.stringify({ data: [] }) });
-    expect((await failureOf(model().answer(QUESTION))).code).toBe('LLM.INVALID_RESPONSE');
+    expect((await domainErrorOf(model().answer(QUESTION))).code).toBe('LLM.INVALID_RESPONSE');
     server.script.push({ status: 200, body: '{"truncated": ' });
-    expect((await failureOf(model().answer(QUESTION))).kind).toBe('unavailable');
+    expect((await domainErrorOf(model().answer(QUESTION))).kind).toBe('unavailable');
     server.script.push('refusal');
     expect(await model().answer(QUESTION)).toMatchObject({ answer: '', confidence: 0, citedExcerptIds: [], reason: 'The language model declined to answer this question.' });
   });

@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import Anthropic, { APIConnectionError, APIConnectionTimeoutError, APIError, type Middleware } from '@anthropic-ai/sdk';
 import type { Message, MessageCreateParamsNonStreaming, Tool, ToolChoice } from '@anthropic-ai/sdk/resources/messages';
 import { AnswerExcerpt, AnswerRequest, DomainError, GroundedAnswer, isDomainError, LanguageModel, LanguageModelUsage } from '@svc/kernel';
@@ -78,7 +79,8 @@ export function acceptsForcedToolChoice(model: string): boolean {
  * empty answer has confidence 0. No excerpts: no call, an empty answer.
  *
  * Accounting: each answer carries the call's `usage` (input, output, cache read, cache write tokens);
- * `tokenUsage()` sums them since the adapter was created (the process, in practice).
+ * `tokenUsage()` sums them since the adapter was created (the process, in practice), and each call
+ * logs one line (Nest logger, `LanguageModel` context) with its attempts, duration and tokens.
  */
 export class AnthropicLanguageModel extends LanguageModel {
   readonly name: string;
@@ -86,6 +88,7 @@ export class AnthropicLanguageModel extends LanguageModel {
   private readonly client: Anthropic;
   private readonly timeoutMs: number;
   private forceToolChoice: boolean;
+  private readonly logger = new Logger('LanguageModel');
   private readonly totals: TokenUsageTotals = { requests: 0, inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
 
   constructor(options: AnthropicLanguageModelOptions) {
@@ -139,6 +142,7 @@ export class AnthropicLanguageModel extends LanguageModel {
     const prompt = renderAnswerPrompt(request.question, excerpts, request.language?.trim() || undefined);
 
     const attempts = { count: 0 };
+    const started = Date.now();
     let message: Message;
     try {
       message = await this.send(prompt, this.forceToolChoice, attempts);
@@ -152,6 +156,11 @@ export class AnthropicLanguageModel extends LanguageModel {
       }
     }
     const usage = this.account(message);
+    // Cost accounting for operators: one line per answered call, tokens only (never the prompt).
+    this.logger.log(
+      `${this.name}: ${attempts.count} attempt${attempts.count === 1 ? '' : 's'}, ${Date.now() - started} ms, input ${usage.inputTokens} tokens ` +
+        `(cache read ${usage.cacheReadTokens ?? 0}, cache write ${usage.cacheWriteTokens ?? 0}), output ${usage.outputTokens} tokens`,
+    );
     return this.groundedAnswer(message, excerpts, usage);
   }
 

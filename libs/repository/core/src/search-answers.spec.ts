@@ -1,4 +1,7 @@
-import { dateRange } from './search-answers';
+import { AnswerRequest, DomainError, GroundedAnswer, LanguageModel } from '@svc/kernel';
+import { FixedClock, ImmediateUnitOfWork, TestIds } from '@svc/kernel/testing';
+import { AnswerSearch, dateRange, SearchAnswerSettings, SearchLogEntry, SearchLogRepository } from './search-answers';
+import { SearchSemanticNodes, SemanticSearchResult } from './search-semantic-nodes.use-case';
 
 describe('dateRange', () => {
   it('makes a date cover its whole UTC day, both ends inclusive', () => {
@@ -15,5 +18,93 @@ describe('dateRange', () => {
   it('names a bad or reversed range', () => {
     expect(() => dateRange('yesterday', '2026-11-01')).toThrow(expect.objectContaining({ errors: [expect.objectContaining({ field: 'begin_date' })] }));
     expect(() => dateRange('2026-11-02', '2026-11-01')).toThrow(expect.objectContaining({ code: 'REQUEST.EMPTY_RANGE' }));
+  });
+});
+
+describe('AnswerSearch', () => {
+  const refunds: SemanticSearchResult = {
+    semantic_nodes: [
+      { id: 'kn_1', document_id: 'kd_refunds', text: 'Refunds are processed within 30 days.', score: 0.9, position: 0 },
+      { id: 'kn_2', document_id: 'kd_parking', text: 'Parking is free.', score: 0.2, position: 0 },
+    ],
+    documents_contents: [
+      { document_id: 'kd_refunds', document_name: 'refunds.md', document_url: 'https://intranet.example/refunds', excerpts: [] },
+      { document_id: 'kd_parking', document_name: 'parking.md', document_url: null, excerpts: [] },
+    ],
+  };
+
+  class InMemorySearchLogs extends SearchLogRepository {
+    readonly entries: SearchLogEntry[] = [];
+    async insert(entry: SearchLogEntry) {
+      this.entries.push(entry);
+    }
+    async count() {
+      return this.entries.length;
+    }
+    async list() {
+      return this.entries;
+    }
+  }
+
+  class ScriptedModel extends LanguageModel {
+    readonly name = 'scripted';
+    readonly requests: AnswerRequest[] = [];
+    constructor(private readonly reply: () => Promise<GroundedAnswer>) {
+      super();
+    }
+    answer(request: AnswerRequest) {
+      this.requests.push(request);
+      return this.reply();
+    }
+  }
+
+  function answerSearch(reply: () => Promise<GroundedAnswer>, threshold = 0.5) {
+    const search = { execute: async () => refunds } as unknown as SearchSemanticNodes;
+    const logs = new InMemorySearchLogs();
+    const model = new ScriptedModel(reply);
+    const useCase = new AnswerSearch(search, model, logs, new SearchAnswerSettings(threshold), new TestIds(), new FixedClock(), new ImmediateUnitOfWork());
+    return { useCase, logs, model };
+  }
+
+  it('answers from the excerpts it hands the model, cites only the cited documents and logs the answer', async () => {
+    const { useCase, logs, model } = answerSearch(async () => ({ answer: 'Within 30 days.', reason: 'kn_1 says so.', confidence: 0.8234, citedExcerptIds: ['kn_1'] }));
+    const result = await useCase.execute('ki_1', 'How long do refunds take?', 'alice');
+    expect(result).toEqual({
+      query: 'How long do refunds take?',
+      answer: 'Within 30 days.',
+      reason: 'kn_1 says so.',
+      confident_rate: 0.823,
+      got_answer: true,
+      documents: [{ id: 'kd_refunds', name: 'refunds.md', url: 'https://intranet.example/refunds' }],
+    });
+    expect(model.requests[0].excerpts.map((e) => [e.id, e.documentName])).toEqual([
+      ['kn_1', 'refunds.md'],
+      ['kn_2', 'parking.md'],
+    ]);
+    expect(logs.entries).toEqual([expect.objectContaining({ instanceId: 'ki_1', userId: 'alice', answerText: 'Within 30 days.', gotAnswer: true, id: expect.stringMatching(/^sl_/) })]);
+  });
+
+  it('treats an answer below the threshold as no answer', async () => {
+    const { useCase, logs } = answerSearch(async () => ({ answer: 'Maybe 30 days.', reason: 'Weak.', confidence: 0.4, citedExcerptIds: ['kn_1'] }));
+    const result = await useCase.execute('ki_1', 'refunds?', 'bob');
+    expect(result).toMatchObject({ answer: '', got_answer: false, confident_rate: 0, documents: [], reason: 'Weak.' });
+    expect(logs.entries[0]).toMatchObject({ answerText: '', gotAnswer: false });
+  });
+
+  it('logs the query as unanswered when the model is unavailable, and passes the error on', async () => {
+    const outage = DomainError.unavailable('LLM.UNAVAILABLE', 'The language model is unavailable (HTTP 529 overloaded_error, 3 attempts).', { retryAfterSeconds: 7 });
+    const { useCase, logs } = answerSearch(async () => {
+      throw outage;
+    });
+    await expect(useCase.execute('ki_1', 'How long do refunds take?', 'carol')).rejects.toBe(outage);
+    expect(logs.entries).toEqual([expect.objectContaining({ query: 'How long do refunds take?', userId: 'carol', answerText: '', gotAnswer: false, confidentRate: 0 })]);
+  });
+
+  it('does not log a query that failed on a bug rather than an outage', async () => {
+    const { useCase, logs } = answerSearch(async () => {
+      throw new TypeError('boom');
+    });
+    await expect(useCase.execute('ki_1', 'q', 'dave')).rejects.toThrow('boom');
+    expect(logs.entries).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Clock, DomainError, IdGenerator, LanguageModel, UnitOfWork } from '@svc/kernel';
+import { Clock, DomainError, GroundedAnswer, IdGenerator, isDomainError, LanguageModel, UnitOfWork } from '@svc/kernel';
 import { SearchSemanticNodes } from './search-semantic-nodes.use-case';
 
 /** The search answer record of the instance API (spec part 2). */
@@ -68,10 +68,18 @@ export class AnswerSearch {
   async execute(instanceId: string, query: string, userId: string): Promise<SearchAnswer> {
     const retrieved = await this.search.execute(instanceId, query, this.settings.excerpts);
     const names = new Map(retrieved.documents_contents.map((d) => [d.document_id, d]));
-    const grounded = await this.model.answer({
-      question: query,
-      excerpts: retrieved.semantic_nodes.map((n) => ({ id: n.id, documentId: n.document_id, documentName: names.get(n.document_id)?.document_name ?? '', text: n.text, score: n.score })),
-    });
+    let grounded: GroundedAnswer;
+    try {
+      grounded = await this.model.answer({
+        question: query,
+        excerpts: retrieved.semantic_nodes.map((n) => ({ id: n.id, documentId: n.document_id, documentName: names.get(n.document_id)?.document_name ?? '', text: n.text, score: n.score })),
+      });
+    } catch (error) {
+      // The model is down or answered nonsense: the caller gets the error (503 with Retry-After), and
+      // the query is still logged, unanswered, so the counts show the demand the outage left unmet.
+      if (isDomainError(error) && error.kind === 'unavailable') await this.log(instanceId, query, userId, { answer: '', got_answer: false, confident_rate: 0 });
+      throw error;
+    }
     const gotAnswer = grounded.answer.trim() !== '' && grounded.confidence >= this.settings.threshold;
     const cited = new Set(grounded.citedExcerptIds);
     const documentIds = [...new Set(retrieved.semantic_nodes.filter((n) => cited.has(n.id)).map((n) => n.document_id))];
@@ -85,10 +93,23 @@ export class AnswerSearch {
           documents: documentIds.map((id) => ({ id, name: names.get(id)?.document_name ?? '', url: names.get(id)?.document_url ?? '' })),
         }
       : { query, answer: '', reason: grounded.reason || 'The repository does not answer this question.', confident_rate: 0, got_answer: false, documents: [] };
-    await this.uow.run(() =>
-      this.logs.insert({ id: this.ids.next('sl_'), instanceId, query, userId, answerText: result.answer, gotAnswer, confidentRate: result.confident_rate, createdAt: this.clock.now() }),
-    );
+    await this.log(instanceId, query, userId, result);
     return result;
+  }
+
+  private async log(instanceId: string, query: string, userId: string, result: Pick<SearchAnswer, 'answer' | 'got_answer' | 'confident_rate'>): Promise<void> {
+    await this.uow.run(() =>
+      this.logs.insert({
+        id: this.ids.next('sl_'),
+        instanceId,
+        query,
+        userId,
+        answerText: result.answer,
+        gotAnswer: result.got_answer,
+        confidentRate: result.confident_rate,
+        createdAt: this.clock.now(),
+      }),
+    );
   }
 }
 

@@ -1,4 +1,5 @@
-import { AnswerExcerpt, AnswerRequest, DomainError, GroundedAnswer, isDomainError, LanguageModel } from '@svc/kernel';
+import { AnswerExcerpt, AnswerRequest, GroundedAnswer, LanguageModel } from '@svc/kernel';
+import { domainErrorOf } from '@svc/kernel/testing';
 
 /** A small repository: a refund rule, a contradicting FAQ, unrelated travel rules. */
 export const CONTRACT_EXCERPTS: AnswerExcerpt[] = [
@@ -33,15 +34,6 @@ const FAQ: AnswerExcerpt = {
   score: 0.03,
 };
 
-async function failureOf(promise: Promise<unknown>): Promise<DomainError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (isDomainError(error)) return error;
-    throw error;
-  }
-  throw new Error('expected a DomainError');
-}
 
 /** The shape every answer must have, whatever the adapter (kernel/language-model.ts). */
 export function expectWellFormed(answer: GroundedAnswer, request: AnswerRequest): void {
@@ -133,7 +125,7 @@ export function languageModelContract(name: string, factory: () => LanguageModel
         { question: '   ', excerpts: CONTRACT_EXCERPTS },
         { question: 'How long does a refund take?', excerpts: [CONTRACT_EXCERPTS[0], { ...CONTRACT_EXCERPTS[1], id: 'kn_refund' }] },
       ]) {
-        const error = await failureOf(model.answer(request));
+        const error = await domainErrorOf(model.answer(request));
         expect([error.kind, error.code]).toEqual(['invalid', 'LLM.INVALID_REQUEST']);
       }
     });
