@@ -96,6 +96,21 @@ describe.each<ServiceMode>(['embedded', 'distributed'])('ingestion and semantic 
     expect(parking.body.response.semantic_nodes[0].text).toContain('5 euros');
   });
 
+  it('re-indexes one document or the whole instance on request, a broken file failing again with its reason', async () => {
+    const before = await settled();
+    const refunds = before.find((d) => d.external_id === 'policies/refunds.md');
+    const one = await api('/api/documents/reindex', { document_id: refunds.id });
+    expect(one.body).toEqual({ response: { queued: 1 } });
+    expect((await api('/api/documents/get', { document_id: refunds.id })).body.response.state).toMatch(/^(PENDING|PARSING|INDEXED)$/);
+    const all = await api('/api/documents/reindex', {});
+    expect(all.body).toEqual({ response: { queued: before.length } });
+    const after = await settled();
+    expect(Object.fromEntries(after.map((d) => [d.external_id, d.state]))).toEqual(Object.fromEntries(before.map((d) => [d.external_id, d.state])));
+    expect(after.find((d) => d.external_id === 'broken.pdf')).toMatchObject({ state: 'PARSING_ERROR', failure_reason: expect.any(String) });
+    expect((await search('how long do refunds take?')).body.response.semantic_nodes[0].text).toContain('30 days');
+    expect((await api('/api/documents/reindex', { document_id: 'kd_01ARZ3NDEKTSV4RRFFQ69G5FAV' })).status).toBe(404);
+  });
+
   it('answers questions on the instance API from the repository, logs every search and counts them', async () => {
     const answered = await api('/api/search/query', { query: 'How long do refunds take?', user: 'alice' });
     expect(answered.status).toBe(200);

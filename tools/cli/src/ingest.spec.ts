@@ -63,14 +63,20 @@ describe('cli ingest', () => {
     expect(first.stderr).toContain('3/3');
     expect(first.stdout).toContain('3 file(s): 2 queued for indexation, 0 unchanged, 0 skipped, 1 failed.');
     expect(first.stdout).toContain('failed: refused.md: 400 REQUEST.VALIDATION_FAILED');
+    expect(first.stdout).toContain('1 file(s) of unsupported formats ignored: slides.pptx');
 
     // Same folder again: unchanged files are not re-indexed (the service says so, the summary shows it).
     const again = await run([root, '--instance', 'ki_01ARZ3NDEKTSV4RRFFQ69G5FAV', '--url', url, '--api-key', 'svc_ins_good', '--json']);
-    expect(JSON.parse(again.stdout)).toMatchObject({ files: 3, queued: 0, unchanged: 2, failed: 1 });
+    expect(JSON.parse(again.stdout)).toMatchObject({ files: 3, queued: 0, unchanged: 2, failed: 1, unsupported: ['slides.pptx'] });
     // A single file keeps its own name as external id.
     const single = await run([join(root, 'notes.txt'), '--instance', 'ki_01ARZ3NDEKTSV4RRFFQ69G5FAV', '--url', url, '--api-key', 'svc_ins_good', '--json']);
     expect(single.code).toBe(0);
     expect(JSON.parse(single.stdout)).toMatchObject({ files: 1, unchanged: 1, results: [{ file: 'notes.txt' }] });
+  });
+
+  it('writes one progress line per file when stderr is not a terminal', async () => {
+    const logged = await run([folder(), '--instance', 'ki_01ARZ3NDEKTSV4RRFFQ69G5FAV', '--url', url, '--api-key', 'svc_ins_good']);
+    expect(logged.stderr.trim().split('\n')).toEqual(['[1/3] notes.txt: unchanged', '[2/3] policies/refunds.md: unchanged', '[3/3] refused.md: failed']);
   });
 
   it('stops at once when the credentials are refused, and explains usage errors', async () => {

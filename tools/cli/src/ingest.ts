@@ -21,15 +21,20 @@ interface FileResult {
   reason?: string;
 }
 
-/** Files under the given paths, with the external id each gets (path relative to the argument). */
-export function collectFiles(paths: string[]): { file: string; externalId: string }[] {
+/**
+ * Files under the given paths, with the external id each gets (path relative to the argument).
+ * Files of other formats are left out, and listed in `unsupported` when given; hidden entries are skipped.
+ */
+export function collectFiles(paths: string[], unsupported: string[] = []): { file: string; externalId: string }[] {
   const out: { file: string; externalId: string }[] = [];
   const walk = (root: string, path: string) => {
     const info = statSync(path);
     if (info.isDirectory()) {
       for (const entry of readdirSync(path).sort()) if (!entry.startsWith('.')) walk(root, join(path, entry));
-    } else if (info.isFile() && mediaTypeFor(path) !== null) {
-      out.push({ file: path, externalId: relative(root, path) || path.split('/').pop() || path });
+    } else if (info.isFile()) {
+      const externalId = relative(root, path) || path.split('/').pop() || path;
+      if (mediaTypeFor(path) !== null) out.push({ file: path, externalId });
+      else unsupported.push(externalId);
     }
   };
   for (const p of paths) {
@@ -65,15 +70,21 @@ export async function runIngest(argv: readonly string[], io: CliIo, progress: { 
     return 2;
   }
   let files;
+  const unsupported: string[] = [];
   try {
-    files = collectFiles(paths);
+    files = collectFiles(paths, unsupported);
   } catch (error) {
     io.stderr(`error: ${error instanceof Error ? error.message : String(error)}\n`);
     return 1;
   }
   const results: FileResult[] = [];
+  // A terminal gets a bar redrawn in place; a log (CI, a pipe) one line per file.
   const draw = () => {
     if (progress.tty) io.stderr(`\r${bar(results.length, files.length)}`);
+    else if (results.length > 0) {
+      const last = results[results.length - 1];
+      io.stderr(`[${results.length}/${files.length}] ${last.file}: ${last.status}\n`);
+    }
   };
   draw();
   for (const { file, externalId } of files) {
@@ -103,11 +114,15 @@ export async function runIngest(argv: readonly string[], io: CliIo, progress: { 
   }
   if (progress.tty) io.stderr('\n');
   const count = (s: FileResult['status']) => results.filter((r) => r.status === s).length;
-  const summary = { files: files.length, queued: count('queued'), unchanged: count('unchanged'), skipped: count('skipped'), failed: count('failed'), results };
+  const summary = { files: files.length, queued: count('queued'), unchanged: count('unchanged'), skipped: count('skipped'), failed: count('failed'), unsupported, results };
   if (values.json) io.stdout(`${JSON.stringify(summary, null, 2)}\n`);
   else {
     io.stdout(`${files.length} file(s): ${summary.queued} queued for indexation, ${summary.unchanged} unchanged, ${summary.skipped} skipped, ${summary.failed} failed.\n`);
     for (const r of results.filter((x) => x.status === 'failed' || x.status === 'skipped')) io.stdout(`  ${r.status}: ${r.file}: ${r.reason}\n`);
+    if (unsupported.length > 0) {
+      const shown = unsupported.slice(0, 10).join(', ');
+      io.stdout(`${unsupported.length} file(s) of unsupported formats ignored: ${shown}${unsupported.length > 10 ? ', ...' : ''}\n`);
+    }
     if (files.length === 0) io.stdout(`No supported files found (${['.md', '.txt', '.html', '.pdf', '.docx'].join(' ')}).\n`);
   }
   return summary.failed > 0 ? 1 : 0;

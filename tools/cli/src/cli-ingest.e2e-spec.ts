@@ -1,0 +1,89 @@
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { generateApiKey } from '@svc/identity-core';
+import { buildDocx, buildPdf, Json, post, RunningService, ServiceMode, startService } from '@svc/test-kit';
+
+const CLI = join(__dirname, '..', '..', '..', 'dist', 'tools', 'cli', 'src', 'main.js');
+
+/** Runs the built CLI as users do (`npm run cli -- ingest ...`), with no terminal. */
+function cli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [CLI, ...args], { env: { PATH: process.env.PATH ?? '' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.once('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** `cli ingest` against the running service: a folder of every format, a broken file, a re-run. */
+describe.each<ServiceMode>(['embedded', 'distributed'])('cli ingest into a running service (%s)', (mode) => {
+  const adminKey = generateApiKey();
+  let service: RunningService;
+  let instanceId: string;
+  let instanceKey: string;
+  let folder: string;
+
+  const api = (path: string, body: unknown) => post(`${service.urls.retrieval}${path}`, body, undefined, { 'instance-id': instanceId, 'api-key': instanceKey });
+  const ingest = (...extra: string[]) => cli(['ingest', folder, '--instance', instanceId, '--api-key', instanceKey, '--url', service.urls.retrieval, ...extra]);
+
+  beforeAll(async () => {
+    service = await startService(mode, { BOOTSTRAP_ADMIN_API_KEY: adminKey });
+    instanceId = (await post(`${service.urls.audit}/audit/instance/create`, { name: 'Handbook' }, adminKey)).body.response.instance_id;
+    instanceKey = (await post(`${service.urls.audit}/audit/instance/get-svc-instances`, { instance_id: instanceId }, adminKey)).body.response[0].api_key;
+    folder = mkdtempSync(join(tmpdir(), 'cli-ingest-'));
+    mkdirSync(join(folder, 'policies'));
+    writeFileSync(join(folder, 'policies', 'refunds.md'), '# Refund policy\n\nRefunds are processed within 30 days of the request.\n');
+    writeFileSync(join(folder, 'cafeteria.html'), '<html><body><h1>Cafeteria</h1><p>The cafeteria opens at noon.</p></body></html>');
+    writeFileSync(join(folder, 'parking.txt'), 'Parking is free for employees.');
+    writeFileSync(join(folder, 'warranty.pdf'), buildPdf([['Warranty', 'Tents are covered for two years against manufacturing defects.']]));
+    writeFileSync(join(folder, 'handbook.docx'), await buildDocx());
+    writeFileSync(join(folder, 'broken.pdf'), '%PDF-1.4 not really a pdf');
+    writeFileSync(join(folder, 'slides.pptx'), 'not a supported format');
+  }, 120000);
+  afterAll(async () => {
+    await service?.destroy();
+  });
+
+  it('uploads the folder with a progress line and a summary; a broken file ends PARSING_ERROR without stopping the rest', async () => {
+    const run = await ingest();
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain('[6/6] warranty.pdf: queued');
+    expect(run.stdout).toContain('6 file(s): 6 queued for indexation, 0 unchanged, 0 skipped, 0 failed.');
+    expect(run.stdout).toContain('1 file(s) of unsupported formats ignored: slides.pptx');
+    for (let deadline = Date.now() + 60000; (await api('/api/documents/progress', {})).body.response.done !== true; await new Promise((r) => setTimeout(r, 250))) {
+      if (Date.now() > deadline) throw new Error('indexation still running after 60 s');
+    }
+    const documents: Json[] = (await api('/api/documents/list', { limit: 100 })).body.response.items;
+    const state = Object.fromEntries(documents.map((d) => [d.external_id, d.state]));
+    expect(state).toEqual({
+      'policies/refunds.md': 'INDEXED',
+      'cafeteria.html': 'INDEXED',
+      'parking.txt': 'INDEXED',
+      'warranty.pdf': 'INDEXED',
+      'handbook.docx': 'INDEXED',
+      'broken.pdf': 'PARSING_ERROR',
+    });
+    const found = await post(`${service.urls.retrieval}/retrieval/semantic-nodes/search`, { query: 'tent warranty defects', instance_id: instanceId }, adminKey);
+    expect(found.body.response.documents_contents[0].document_name).toBe('warranty.pdf');
+  });
+
+  it('re-uploads nothing that did not change, and re-indexes a changed file under the same document', async () => {
+    const before: Json[] = (await api('/api/documents/list', { limit: 100 })).body.response.items;
+    writeFileSync(join(folder, 'parking.txt'), 'Parking costs 5 euros a day.');
+    const again = await ingest('--json');
+    expect(again.code).toBe(0);
+    expect(JSON.parse(again.stdout)).toMatchObject({ files: 6, queued: 1, unchanged: 5, failed: 0 });
+    const after: Json[] = (await api('/api/documents/list', { limit: 100 })).body.response.items;
+    expect(after.map((d) => d.id).sort()).toEqual(before.map((d) => d.id).sort());
+  });
+
+  it('stops with exit code 1 when the instance key is refused', async () => {
+    const refused = await cli(['ingest', folder, '--instance', instanceId, '--api-key', 'svc_ins_wrong', '--url', service.urls.retrieval]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('refused the credentials');
+  });
+});
