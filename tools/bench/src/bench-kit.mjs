@@ -1,11 +1,24 @@
-// Helpers shared by the benchmarks: percentiles, rounding, CPU accounting from /proc, the commit.
+// Helpers shared by the benchmarks: percentiles, rounding, CPU accounting from /proc, the commit, progress bars.
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { arch, cpus, loadavg, platform, release, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 export const RESULTS_DIR = join(ROOT, 'tools', 'bench', 'results');
+
+/** A path under dist/: the benchmarks run the built workspace, not the sources. */
+export const distFile = (...parts) => join(ROOT, 'dist', ...parts);
+
+/** Stops the run, with a hint, unless the workspace is built. */
+export function requireBuilt(hint = 'run `npm run build` first') {
+  if (!existsSync(distFile('tools', 'test-kit', 'src', 'index.js'))) {
+    console.error(`dist/ is missing: ${hint}.`);
+    process.exit(1);
+  }
+}
 
 /** A number from the environment, or `fallback`; a bad value stops the run naming the variable. */
 export function envNumber(name, fallback, { min = 0, max = Number.MAX_SAFE_INTEGER, integer = false } = {}) {
@@ -68,3 +81,54 @@ export function gitCommit() {
   }
 }
 
+/** One progress line on stderr: rewritten in place on a terminal, one line every 5 s otherwise. */
+export function progressBar(label, total) {
+  const started = performance.now();
+  let last = 0;
+  let done = 0;
+  const render = (final) => {
+    const elapsed = (performance.now() - started) / 1000;
+    if (!final && !process.stderr.isTTY && elapsed - last < 5) return;
+    if (!final && process.stderr.isTTY && elapsed - last < 0.2) return;
+    last = elapsed;
+    const width = 24;
+    const filled = Math.round((Math.min(done, total) / total) * width) || 0;
+    const rate = elapsed > 0 ? done / elapsed : 0;
+    const eta = rate > 0 ? (total - done) / rate : 0;
+    const line = `${label} [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total} ${rate.toFixed(1)}/s ${elapsed.toFixed(0)}s${final ? '' : ` eta ${eta.toFixed(0)}s`}`;
+    if (process.stderr.isTTY) process.stderr.write(`\r\x1b[2K${line}${final ? '\n' : ''}`);
+    else process.stderr.write(`${line}\n`);
+  };
+  return {
+    tick(n = 1) {
+      done += n;
+      render(false);
+    },
+    end() {
+      render(true);
+    },
+  };
+}
+
+/** The machine a run was measured on, for its JSON report. */
+export function machineInfo(coresBusyBeforeRun) {
+  const cpuList = cpus();
+  return {
+    node: process.version,
+    platform: `${platform()} ${release()} ${arch()}`,
+    cpus: cpuList.length,
+    cpu_model: cpuList[0]?.model ?? null,
+    memory_gb: round(totalmem() / 1024 ** 3, 1),
+    cores_busy_before_run: coresBusyBeforeRun,
+    load_average_at_end: loadavg().map((l) => round(l, 2)),
+  };
+}
+
+/** Writes a run's JSON report as tools/bench/results/<name>-<UTC start>.json; returns the path. */
+export function writeResults(name, startedAt, report) {
+  mkdirSync(RESULTS_DIR, { recursive: true });
+  const stamp = startedAt.toISOString().replace(/\.\d+Z$/, 'Z').replace(/:/g, '-');
+  const file = join(RESULTS_DIR, `${name}-${stamp}.json`);
+  writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
+  return file;
+}

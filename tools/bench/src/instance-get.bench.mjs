@@ -11,15 +11,15 @@
 // answer arrives) for a warm-up and a measured period. Prints a Markdown table and writes JSON to
 // tools/bench/results/instance-get-<timestamp>.json. See tools/bench/README.md.
 import { Buffer } from 'node:buffer';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { createRequire } from 'node:module';
-import { arch, cpus, loadavg, platform, release, totalmem } from 'node:os';
-import { join, relative } from 'node:path';
+import { cpus, loadavg } from 'node:os';
+import { relative } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { clearInterval, setInterval, setTimeout } from 'node:timers';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { envNumber, gitCommit, machineTicks, percentile, processCpuSeconds, RESULTS_DIR, ROOT, round } from './bench-kit.mjs';
+import { distFile, envNumber, gitCommit, machineInfo, machineTicks, percentile, processCpuSeconds, requireBuilt, ROOT, round, writeResults } from './bench-kit.mjs';
 import { URL } from 'node:url';
 
 
@@ -52,12 +52,8 @@ for (const mode of settings.modes) {
 }
 
 // The built workspace is CommonJS; the test kit launches dist/apps/*/src/main.js the way users do.
+requireBuilt('run `npm run build` first (or use `npm run bench`, which builds)');
 const require = createRequire(import.meta.url);
-const distFile = (...parts) => join(ROOT, 'dist', ...parts);
-if (!existsSync(distFile('tools', 'test-kit', 'src', 'index.js'))) {
-  console.error('dist/ is missing: run `npm run build` first (or use `npm run bench`, which builds).');
-  process.exit(1);
-}
 const { startService } = require(distFile('tools', 'test-kit', 'src', 'index.js'));
 const { generateApiKey } = require(distFile('libs', 'identity', 'core', 'src', 'index.js'));
 
@@ -468,22 +464,11 @@ async function main() {
       with_token: settings.withToken,
       load_generator: 'closed loop, node:http keep-alive Agent, same machine (loopback)',
     },
-    machine: {
-      node: process.version,
-      platform: `${platform()} ${release()} ${arch()}`,
-      cpus: cpuList.length,
-      cpu_model: cpuList[0]?.model ?? null,
-      memory_gb: round(totalmem() / 1024 ** 3, 1),
-      cores_busy_before_run: busyBefore,
-      load_average_at_end: loadavg().map((l) => round(l, 2)),
-    },
+    machine: machineInfo(busyBefore),
     modes,
   };
 
-  mkdirSync(RESULTS_DIR, { recursive: true });
-  const stamp = startedAt.toISOString().replace(/\.\d+Z$/, 'Z').replace(/:/g, '-');
-  const file = join(RESULTS_DIR, `instance-get-${stamp}.json`);
-  writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
+  const file = writeResults('instance-get', startedAt, report);
 
   console.log('');
   console.log(`## instance-get benchmark (${settings.durationS} s per route, ${settings.concurrency} connections, ${cpuList.length} CPUs, node ${process.version})`);

@@ -19,14 +19,15 @@
 // Prints a Markdown table and writes JSON to tools/bench/results/repository-<timestamp>.json.
 // See tools/bench/README.md.
 import { Buffer } from 'node:buffer';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { arch, cpus, loadavg, platform, release, totalmem } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import { join, relative } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout } from 'node:timers';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { envNumber, gitCommit, machineTicks, percentile, processCpuSeconds, RESULTS_DIR, ROOT, round } from './bench-kit.mjs';
+import { distFile, envNumber, gitCommit, machineInfo, machineTicks, percentile, processCpuSeconds, progressBar, requireBuilt, ROOT, round, writeResults } from './bench-kit.mjs';
+import { Corpus, mulberry32 } from './corpus.mjs';
 
 
 // ---------------------------------------------------------------------------------------------
@@ -56,18 +57,23 @@ const settings = {
   /** PGlite session maintenance_work_mem while building the HNSW index ('' = leave the default). */
   hnswBuildMemory: process.env.BENCH_HNSW_BUILD_MEMORY ?? '512MB',
   seed: envInteger('BENCH_SEED', 42),
+  /**
+   * `topical` (default): each document is about one of 300 subjects, whose words it uses more often,
+   * as real repositories are; `uniform`: every word drawn from the same Zipf law, a structureless
+   * word soup, the worst case for HNSW recall.
+   */
+  corpus: process.env.BENCH_CORPUS ?? 'topical',
+  /** The VECTOR_HNSW_* settings of the service (defaults as the service's own). */
+  hnswEnv: Object.fromEntries(['VECTOR_HNSW_M', 'VECTOR_HNSW_EF_CONSTRUCTION', 'VECTOR_HNSW_EF_SEARCH'].filter((n) => process.env[n]).map((n) => [n, process.env[n]])),
   databases: (process.env.BENCH_DATABASES ?? 'embedded,postgres').split(',').map((m) => m.trim()).filter(Boolean),
 };
+if (settings.corpus !== 'topical' && settings.corpus !== 'uniform') throw new Error(`BENCH_CORPUS: unknown corpus "${settings.corpus}" (topical, uniform)`);
 for (const db of settings.databases) {
   if (db !== 'embedded' && db !== 'postgres') throw new Error(`BENCH_DATABASES: unknown database "${db}" (embedded, postgres)`);
 }
 
+requireBuilt();
 const require = createRequire(import.meta.url);
-const distFile = (...parts) => join(ROOT, 'dist', ...parts);
-if (!existsSync(distFile('tools', 'test-kit', 'src', 'index.js'))) {
-  console.error('dist/ is missing: run `npm run build` first.');
-  process.exit(1);
-}
 require('reflect-metadata');
 const { Module } = require('@nestjs/common');
 const { NestFactory } = require('@nestjs/core');
@@ -77,154 +83,9 @@ const { PERSISTENCE, repositoryContext } = require(distFile('libs', 'composition
 const { loadConfig, PlatformCoreModule } = require(distFile('libs', 'platform', 'config', 'src', 'index.js'));
 const { DatabaseModule, TypeOrmUnitOfWork } = require(distFile('libs', 'platform', 'database', 'src', 'index.js'));
 const { Embedder, VectorIndex, IdGenerator } = require(distFile('libs', 'shared', 'kernel', 'src', 'index.js'));
-const { PgVectorIndex, HNSW_EF_SEARCH } = require(distFile('libs', 'platform', 'vector-index', 'src', 'index.js'));
+const { PgVectorIndex } = require(distFile('libs', 'platform', 'vector-index', 'src', 'index.js'));
 const repo = require(distFile('libs', 'repository', 'core', 'src', 'index.js'));
 const { CreateRepositoryInstance, IngestDocument, IndexDocument, SearchSemanticNodes, DocumentRepository, SemanticNodeRepository } = repo;
-
-// ---------------------------------------------------------------------------------------------
-// Seeded text generator
-// ---------------------------------------------------------------------------------------------
-
-function mulberry32(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-const BASE_WORDS = `audit account access policy control review evidence finding risk owner approval request invoice payment refund
-supplier contract renewal budget expense report quarter ledger balance reconciliation vendor customer order shipment delivery
-warehouse inventory stock return claim warranty incident outage service latency backup restore database server network firewall
-certificate password credential token session login user role permission group team manager director employee onboarding offboarding
-training handbook holiday leave salary payroll benefit pension insurance health safety hazard inspection maintenance repair asset
-laptop license software subscription renewal migration release deployment pipeline build test coverage defect ticket escalation
-priority deadline milestone roadmap project proposal estimate forecast revenue margin pricing discount tax compliance regulation
-privacy consent retention archive deletion export import document template signature workflow notification reminder schedule meeting
-minutes agenda decision action follow committee board chair secretary member vote quorum resolution amendment clause article section
-appendix glossary definition scope objective requirement specification interface protocol encryption key rotation monitoring alert
-threshold capacity storage quota bandwidth region cluster node replica failover recovery continuity plan exercise drill vendor risk
-assessment questionnaire attestation sample testing walkthrough remediation deadline exception waiver sign-off evidence folder`
-  .split(/\s+/)
-  .filter(Boolean);
-const FILLER = 'the a of to and in for on with by from this that is are be will must should can may each every all any our their its as at or not'.split(' ');
-const SYLLABLES = 'ka to ri mo ne sa lu vi de por tan mer quel gra bis fen dol car sti vor pla mun tek ros'.split(' ');
-
-function buildVocabulary(random, size) {
-  const words = [...new Set(BASE_WORDS)];
-  const seen = new Set(words);
-  while (words.length < size) {
-    let w = '';
-    const n = 2 + Math.floor(random() * 3);
-    for (let i = 0; i < n; i++) w += SYLLABLES[Math.floor(random() * SYLLABLES.length)];
-    if (!seen.has(w)) {
-      seen.add(w);
-      words.push(w);
-    }
-  }
-  // Shuffle so the real words are spread over the Zipf ranks.
-  for (let i = words.length - 1; i > 0; i--) {
-    const j = Math.floor(random() * (i + 1));
-    [words[i], words[j]] = [words[j], words[i]];
-  }
-  return words;
-}
-
-/** Samples ranks with a Zipf (s = 1) distribution through a precomputed cumulative table. */
-function zipfSampler(random, n) {
-  const cumulative = new Float64Array(n);
-  let sum = 0;
-  for (let i = 0; i < n; i++) cumulative[i] = sum += 1 / (i + 1);
-  return () => {
-    const x = random() * sum;
-    let lo = 0;
-    let hi = n - 1;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (cumulative[mid] < x) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  };
-}
-
-class Corpus {
-  constructor(seed) {
-    this.random = mulberry32(seed);
-    this.vocabulary = buildVocabulary(this.random, 4000);
-    this.rank = zipfSampler(this.random, this.vocabulary.length);
-  }
-  int(min, max) {
-    return min + Math.floor(this.random() * (max - min + 1));
-  }
-  word() {
-    return this.random() < 0.3 ? FILLER[Math.floor(this.random() * FILLER.length)] : this.vocabulary[this.rank()];
-  }
-  sentence() {
-    const n = this.int(8, 18);
-    const words = [];
-    for (let i = 0; i < n; i++) words.push(this.word());
-    const s = words.join(' ');
-    return `${s[0].toUpperCase()}${s.slice(1)}.`;
-  }
-  /** A paragraph of about `words` words. */
-  paragraph(words) {
-    const out = [];
-    let count = 0;
-    while (count < words) {
-      const s = this.sentence();
-      count += s.split(' ').length;
-      out.push(s);
-    }
-    return { text: out.join(' '), words: count };
-  }
-  title() {
-    const n = this.int(2, 5);
-    const words = [];
-    for (let i = 0; i < n; i++) words.push(this.vocabulary[this.rank()]);
-    return words.map((w) => w[0].toUpperCase() + w.slice(1)).join(' ');
-  }
-  /** A Markdown document of 150-400 words: title, intro, 2-4 sections (paragraphs, sometimes a list). */
-  markdown() {
-    const target = this.int(150, 400);
-    const sections = this.int(2, 4);
-    const title = this.title();
-    const parts = [`# ${title}`, ''];
-    const intro = this.paragraph(Math.round(target * 0.15));
-    parts.push(intro.text, '');
-    let words = intro.words;
-    for (let s = 0; s < sections; s++) {
-      parts.push(`## ${this.title()}`, '');
-      const budget = Math.max(20, Math.round((target - words) / (sections - s)));
-      if (this.random() < 0.3) {
-        const items = this.int(3, 5);
-        for (let i = 0; i < items; i++) {
-          const p = this.paragraph(Math.round(budget / (items + 1)));
-          parts.push(`- ${p.text}`);
-          words += p.words;
-        }
-        parts.push('');
-      }
-      const paragraphs = this.int(1, 2);
-      for (let p = 0; p < paragraphs; p++) {
-        const para = this.paragraph(Math.round(budget / paragraphs / (parts.at(-1) === '' && parts.at(-2)?.startsWith('- ') ? 2 : 1)));
-        parts.push(para.text, '');
-        words += para.words;
-      }
-    }
-    return { title, content: parts.join('\n'), words };
-  }
-  /** A search query: 2-4 content words of the vocabulary (Zipf ranks, so frequent and rare terms both occur). */
-  query() {
-    const n = this.int(2, 4);
-    const words = [];
-    for (let i = 0; i < n; i++) words.push(this.vocabulary[this.rank()]);
-    return words.join(' ');
-  }
-}
 
 // ---------------------------------------------------------------------------------------------
 // Measurement helpers
@@ -272,35 +133,6 @@ function cpuBetween(before, after) {
   return { machine_cores_busy: machine, bench_process_cores: bench, postgres_cores: postgres, other_cores: other };
 }
 
-/** One progress line on stderr: rewritten in place on a terminal, one line every 5 s otherwise. */
-function progressBar(label, total) {
-  const started = performance.now();
-  let last = 0;
-  let done = 0;
-  const render = (final) => {
-    const elapsed = (performance.now() - started) / 1000;
-    if (!final && !process.stderr.isTTY && elapsed - last < 5) return;
-    if (!final && process.stderr.isTTY && elapsed - last < 0.2) return;
-    last = elapsed;
-    const width = 24;
-    const filled = Math.round((Math.min(done, total) / total) * width) || 0;
-    const rate = elapsed > 0 ? done / elapsed : 0;
-    const eta = rate > 0 ? (total - done) / rate : 0;
-    const line = `${label} [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total} ${rate.toFixed(1)}/s ${elapsed.toFixed(0)}s${final ? '' : ` eta ${eta.toFixed(0)}s`}`;
-    if (process.stderr.isTTY) process.stderr.write(`\r\x1b[2K${line}${final ? '\n' : ''}`);
-    else process.stderr.write(`${line}\n`);
-  };
-  return {
-    tick(n = 1) {
-      done += n;
-      render(false);
-    },
-    end() {
-      render(true);
-    },
-  };
-}
-
 // ---------------------------------------------------------------------------------------------
 // Application context
 // ---------------------------------------------------------------------------------------------
@@ -309,11 +141,17 @@ class BenchRootModule {}
 Module({})(BenchRootModule);
 
 function benchModule(env) {
-  const config = loadConfig({ ...env, LOG_LEVEL: 'silent', DEMO_DATA: 'false' });
+  const config = loadConfig({ ...env, ...settings.hnswEnv, LOG_LEVEL: 'silent', DEMO_DATA: 'false' });
   return {
     module: BenchRootModule,
     imports: [PlatformCoreModule.forRoot(config), DatabaseModule.forRoot(PERSISTENCE), ...repositoryContext(config, { withControllers: false, runWorkers: false })],
   };
+}
+
+/** The HNSW settings the service would use with this environment. */
+function hnswSettings() {
+  const config = loadConfig({ ...settings.hnswEnv, DATA_DIR: join(ROOT, 'tmp', 'bench-config'), LOG_LEVEL: 'silent' });
+  return { m: config.VECTOR_HNSW_M, efConstruction: config.VECTOR_HNSW_EF_CONSTRUCTION, efSearch: config.VECTOR_HNSW_EF_SEARCH };
 }
 
 const STUB_ATTEMPT = { attempt: 1, maxAttempts: 1, progress: async () => undefined };
@@ -442,6 +280,7 @@ async function bulkPhase(app, db, instanceId, corpus, startNodes) {
         updatedAt: now,
         indexedAt: now,
       };
+      corpus.startDocument();
       const heading = corpus.title();
       let offset = 0;
       const nodes = [];
@@ -488,7 +327,7 @@ async function bulkPhase(app, db, instanceId, corpus, startNodes) {
     const c0 = sampleCpu();
     const h0 = performance.now();
     // A fresh adapter: the context's one remembers the space as indexed and would skip the creation.
-    await new PgVectorIndex(uow).ensureHnswIndex(embedder.model, embedder.dimensions);
+    await new PgVectorIndex(uow, { iterativeScan: true, hnsw: hnswSettings() }).ensureHnswIndex(embedder.model, embedder.dimensions);
     result.hnsw_build_s = round((performance.now() - h0) / 1000, 1);
     result.hnsw_build_cpu = cpuBetween(c0, sampleCpu());
     result.hnsw_build_maintenance_work_mem = settings.hnswBuildMemory || null;
@@ -555,7 +394,7 @@ async function recallPhase(app, db, instanceId, queries) {
   // Is the approximate search really served by the HNSW index? (the planner may prefer an exact scan)
   const plan = await uow.run(async () => {
     const m = uow.manager();
-    await m.query(`SELECT set_config('hnsw.ef_search', '${HNSW_EF_SEARCH}', true), set_config('hnsw.iterative_scan', 'strict_order', true)`);
+    await m.query(`SELECT set_config('hnsw.ef_search', '${hnswSettings().efSearch}', true), set_config('hnsw.iterative_scan', 'strict_order', true)`);
     return m.query(`EXPLAIN ${PgVectorIndex.searchSql(dims)}`, [instanceId, embedder.model, literal(vec0), 10]);
   });
   const planText = plan.map((r) => r['QUERY PLAN']).join('\n');
@@ -615,7 +454,7 @@ async function benchDatabase(db, queries) {
     process.stderr.write(`[${db}] context open in ${openS.toFixed(1)} s: ${vectorIndex}, embedder ${embedder.model}\n`);
     const { instanceId } = await app.get(CreateRepositoryInstance).execute({ organizationId: 'org_bench', name: 'Bench repository' });
     // Same seed for both databases: the same documents in the same order.
-    const corpus = new Corpus(settings.seed);
+    const corpus = new Corpus(settings.seed, settings.corpus);
     const ingestion = await ingestPhase(app, db, instanceId, corpus);
     const bulk = await bulkPhase(app, db, instanceId, corpus, ingestion.semantic_nodes);
     const search = await searchPhase(app, db, instanceId, queries);
@@ -660,7 +499,8 @@ function tables(results) {
   const withRecall = results.filter((r) => r.recall.queries);
   if (withRecall.length) {
     lines.push('', '### Vector recall@10 (HNSW vs exact scan of the same table)', '');
-    lines.push(`| Database | Nodes | Queries | recall@10 (limit 10, ef_search ${HNSW_EF_SEARCH}) | recall@10 (top 10 of the service's 50 candidates) | HNSW p50/p99 ms | exact scan p50/p99 ms | plan uses HNSW |`);
+    const h = hnswSettings();
+    lines.push(`| Database | Nodes | Queries | recall@10 (limit 10; m ${h.m}, ef_construction ${h.efConstruction}, ef_search ${h.efSearch}) | recall@10 (top 10 of the service's 50 candidates) | HNSW p50/p99 ms | exact scan p50/p99 ms | plan uses HNSW |`);
     lines.push('|---|---:|---:|---:|---:|---|---|---|');
     for (const r of withRecall) {
       const x = r.recall;
@@ -683,7 +523,7 @@ async function main() {
     process.stderr.write(`bench: warning: ${busyBefore} of ${cpuList.length} cores already busy before the run (load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}); figures will be noisy\n`);
   }
   // The query set: generated once (its own seed), the same for every database and mode.
-  const qc = new Corpus(settings.seed);
+  const qc = new Corpus(settings.seed, settings.corpus);
   const qr = mulberry32(settings.seed + 1);
   qc.random = qr;
   const queries = Array.from({ length: Math.max(settings.queries, settings.recallQueries, 1) + settings.warmupQueries }, () => qc.query());
@@ -713,27 +553,18 @@ async function main() {
       hnsw_after_load: settings.hnswAfterLoad,
       hnsw_build_memory: settings.hnswBuildMemory || null,
       seed: settings.seed,
+      corpus: settings.corpus,
+      hnsw: hnswSettings(),
       databases: settings.databases,
       method: 'in-process Nest application context (real repository modules, no HTTP, no job workers); use cases called directly',
     },
-    machine: {
-      node: process.version,
-      platform: `${platform()} ${release()} ${arch()}`,
-      cpus: cpuList.length,
-      cpu_model: cpuList[0]?.model ?? null,
-      memory_gb: round(totalmem() / 1024 ** 3, 1),
-      cores_busy_before_run: busyBefore,
-      load_average_at_end: loadavg().map((l) => round(l, 2)),
-    },
+    machine: machineInfo(busyBefore),
     results,
   };
-  mkdirSync(RESULTS_DIR, { recursive: true });
-  const stamp = startedAt.toISOString().replace(/\.\d+Z$/, 'Z').replace(/:/g, '-');
-  const file = join(RESULTS_DIR, `repository-${stamp}.json`);
-  writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
+  const file = writeResults('repository', startedAt, report);
 
   console.log('');
-  console.log(`## repository benchmark (${settings.documents} documents, ${settings.nodes} nodes, ${settings.queries} queries/mode, ${cpuList.length} CPUs, node ${process.version}, ${report.total_s} s)`);
+  console.log(`## repository benchmark (${settings.corpus} corpus, ${settings.documents} documents, ${settings.nodes} nodes, ${settings.queries} queries/mode, ${cpuList.length} CPUs, node ${process.version}, ${report.total_s} s)`);
   console.log('');
   console.log(tables(results));
   console.log('');
