@@ -12,11 +12,11 @@ describe('database outage (distributed mode)', () => {
   let instanceId: string;
 
   beforeAll(async () => {
-    proxy = new TcpProxy(5432);
-    const port = await proxy.start();
     service = await startService('distributed', { BOOTSTRAP_ADMIN_API_KEY: adminKey, API_KEY_CACHE_SECONDS: '0' });
-    // Same database, reached through the proxy from now on.
+    // Same database, reached through the proxy from now on (wherever the test PostgreSQL runs).
     const url = new URL(service.env.DATABASE_URL);
+    proxy = new TcpProxy(Number(url.port || 5432), url.hostname);
+    const port = await proxy.start();
     url.host = `127.0.0.1:${port}`;
     service.env.DATABASE_URL = url.toString();
     await service.restart();

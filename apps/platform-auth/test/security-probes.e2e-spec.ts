@@ -154,10 +154,11 @@ describe('security probes (SECURITY.md)', () => {
     });
 
     it('refuses a revoked and an expired key (401)', async () => {
-      const created = (await platform('/core/organization/api-keys/create', { name: 'temp', roles: ['ADMIN'], expires_at: new Date(Date.now() + 1500).toISOString() }, exchanged)).body.response;
+      const expiresAt = new Date(Date.now() + 5000).toISOString();
+      const created = (await platform('/core/organization/api-keys/create', { name: 'temp', roles: ['ADMIN'], expires_at: expiresAt }, exchanged)).body.response;
       secrets.push(created.api_key);
       expect((await audit('/audit/instance/get-instance', { instance_id: instanceId }, created.api_key)).status).toBe(200);
-      await new Promise((r) => setTimeout(r, 1700));
+      await new Promise((r) => setTimeout(r, Date.parse(expiresAt) - Date.now() + 300));
       expect((await audit('/audit/instance/get-instance', { instance_id: instanceId }, created.api_key)).status).toBe(401);
       const other = (await platform('/core/organization/api-keys/create', { name: 'temp2', roles: ['ADMIN'] }, exchanged)).body.response;
       secrets.push(other.api_key);

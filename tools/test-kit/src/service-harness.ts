@@ -68,28 +68,33 @@ export interface RunningService {
 export async function startService(mode: ServiceMode, extraEnv: Record<string, string> = {}): Promise<RunningService> {
   if (!existsSync(DIST_MAIN('standalone'))) throw new Error('dist/ is missing: run `npm run build` before the e2e tests');
   const database = await createTestDatabase(mode === 'embedded' ? 'embedded' : 'postgres');
-  const ports = { auth: await freePort(), audit: await freePort(), retrieval: await freePort(), workers: await freePort() };
-  const env: Record<string, string> = {
-    ...database.env,
-    HOST: '127.0.0.1',
-    PLATFORM_AUTH_PORT: String(ports.auth),
-    AUDIT_PORT: String(ports.audit),
-    RETRIEVAL_PORT: String(ports.retrieval),
-    WORKERS_HEALTH_PORT: String(ports.workers),
-    PUBLIC_AUTH_URL: `http://127.0.0.1:${ports.auth}`,
-    PUBLIC_AUDIT_URL: `http://127.0.0.1:${ports.audit}`,
-    PUBLIC_RETRIEVAL_URL: `http://127.0.0.1:${ports.retrieval}`,
-    LOG_LEVEL: 'warn',
-    DEMO_DATA: 'false',
-    JOBS_POLL_INTERVAL_MS: '100',
-    ...(mode === 'distributed' ? { REDIS_URL: TEST_REDIS_URL, JOBS_QUEUE_PREFIX: `t${randomBytes(5).toString('hex')}` } : {}),
-    ...extraEnv,
-  };
-  const urls = {
-    auth: `http://127.0.0.1:${ports.auth}`,
-    audit: `http://127.0.0.1:${ports.audit}`,
-    retrieval: `http://127.0.0.1:${ports.retrieval}`,
-    workers: `http://127.0.0.1:${ports.workers}`,
+  const env: Record<string, string> = {};
+  const urls = { auth: '', audit: '', retrieval: '', workers: '' };
+  /** Fresh free ports (a port found free may be taken again before the app binds it: see launch's retry). */
+  const configure = async () => {
+    const ports = { auth: await freePort(), audit: await freePort(), retrieval: await freePort(), workers: await freePort() };
+    Object.assign(env, {
+      ...database.env,
+      HOST: '127.0.0.1',
+      PLATFORM_AUTH_PORT: String(ports.auth),
+      AUDIT_PORT: String(ports.audit),
+      RETRIEVAL_PORT: String(ports.retrieval),
+      WORKERS_HEALTH_PORT: String(ports.workers),
+      PUBLIC_AUTH_URL: `http://127.0.0.1:${ports.auth}`,
+      PUBLIC_AUDIT_URL: `http://127.0.0.1:${ports.audit}`,
+      PUBLIC_RETRIEVAL_URL: `http://127.0.0.1:${ports.retrieval}`,
+      LOG_LEVEL: 'warn',
+      DEMO_DATA: 'false',
+      JOBS_POLL_INTERVAL_MS: '100',
+      ...(mode === 'distributed' ? { REDIS_URL: TEST_REDIS_URL, JOBS_QUEUE_PREFIX: `t${randomBytes(5).toString('hex')}` } : {}),
+      ...extraEnv,
+    });
+    Object.assign(urls, {
+      auth: `http://127.0.0.1:${ports.auth}`,
+      audit: `http://127.0.0.1:${ports.audit}`,
+      retrieval: `http://127.0.0.1:${ports.retrieval}`,
+      workers: `http://127.0.0.1:${ports.workers}`,
+    });
   };
   let processes: ChildProcess[] = [];
   let names: string[] = [];
@@ -125,7 +130,22 @@ export async function startService(mode: ServiceMode, extraEnv: Record<string, s
     );
     processes = [];
   };
-  await launch();
+  // Another process (an outgoing connection's ephemeral port, say) can take a port between freePort()
+  // and the app's listen: start again on new ports, up to three times.
+  for (let attempt = 1; ; attempt += 1) {
+    await configure();
+    const logStart = log.length;
+    try {
+      await launch();
+      break;
+    } catch (error) {
+      await stop();
+      exits.length = 0;
+      if (attempt < 3 && log.slice(logStart).includes('EADDRINUSE')) continue;
+      await database.drop();
+      throw error;
+    }
+  }
   return {
     mode,
     urls,

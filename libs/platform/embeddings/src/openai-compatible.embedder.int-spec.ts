@@ -96,7 +96,8 @@ describe('OpenAiCompatibleEmbedder against a local OpenAI-compatible server', ()
 
   it('recovers when a timed-out attempt is followed by an answer', async () => {
     server.script.push('hang');
-    const vectors = await embedder({ timeoutMs: 200, maxRetries: 1 }).embed(['slow then fine']);
+    // 1 s: the hang times out whatever the limit; the answer after it must not, even on a busy machine.
+    const vectors = await embedder({ timeoutMs: 1000, maxRetries: 1 }).embed(['slow then fine']);
     expect(vectors[0]).toHaveLength(128);
   });
 
