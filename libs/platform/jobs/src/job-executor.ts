@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import type { TypeOrmUnitOfWork } from '@svc/database';
-import type { JobContext, JobHandlerRegistry } from './job-handler.registry';
+import type { JobContext, JobHandlerRegistry, RegisteredJobHandler } from './job-handler.registry';
 import type { JobRow, JobTable } from './job-table';
 import { BackoffOptions, decideAfterFailure, DEFAULT_BACKOFF, describeFailure } from './retry-policy';
 
@@ -70,7 +70,7 @@ export class JobExecutor {
     if (row.attempts > row.max_attempts) {
       // Every attempt was claimed but the last ones never reported: the worker died running them.
       const last = row.last_error ? ` Last error: ${row.last_error}` : '';
-      return this.fail(row, lockToken, `Gave up after ${row.max_attempts} attempts: the worker stopped during the last one.${last}`);
+      return this.fail(row, lockToken, `Gave up after ${row.max_attempts} attempts: the worker stopped during the last one.${last}`, undefined, registered);
     }
 
     const ctx: JobContext = {
@@ -93,11 +93,11 @@ export class JobExecutor {
       }
       return { kind: 'completed' };
     } catch (error) {
-      return this.settleFailure(row, lockToken, error, hooks.signal);
+      return this.settleFailure(row, lockToken, error, hooks.signal, registered);
     }
   }
 
-  private async settleFailure(row: JobRow, lockToken: string, error: unknown, signal: AbortSignal): Promise<JobOutcome> {
+  private async settleFailure(row: JobRow, lockToken: string, error: unknown, signal: AbortSignal, registered: RegisteredJobHandler): Promise<JobOutcome> {
     if (error instanceof ClaimLostError) {
       this.logger.warn(`Job ${row.name} ${row.id}: claim lost while running; its work was rolled back`);
       return { kind: 'lost' };
@@ -108,7 +108,7 @@ export class JobExecutor {
     }
     const message = describeFailure(error);
     const decision = decideAfterFailure(error, row.attempts, row.max_attempts, this.backoff);
-    if (decision.kind === 'fail') return this.fail(row, lockToken, message, error instanceof Error ? error.stack : undefined);
+    if (decision.kind === 'fail') return this.fail(row, lockToken, message, error instanceof Error ? error.stack : undefined, registered);
     if (!(await this.table.scheduleRetry(row.id, lockToken, decision.delayMs, message))) return { kind: 'lost' };
     this.logger.warn(
       `Job ${row.name} ${row.id} attempt ${row.attempts}/${row.max_attempts} failed (${message}); retrying in ${decision.delayMs} ms`,
@@ -116,12 +116,19 @@ export class JobExecutor {
     return { kind: 'retry', delayMs: decision.delayMs, error: message };
   }
 
-  private async fail(row: JobRow, lockToken: string, message: string, stack?: string): Promise<JobOutcome> {
+  private async fail(row: JobRow, lockToken: string, message: string, stack?: string, registered?: RegisteredJobHandler): Promise<JobOutcome> {
     if (!(await this.table.fail(row.id, lockToken, message))) return { kind: 'lost' };
     // The stack goes to the operator's log only; the row (seen by API clients) keeps the message.
     const text = `Job ${row.name} ${row.id} failed after ${row.attempts} attempt(s): ${message}`;
     if (stack) this.logger.error(text, stack);
     else this.logger.error(text);
+    if (registered?.onFailed) {
+      try {
+        await registered.onFailed(row.payload, message);
+      } catch (error) {
+        this.logger.warn(`Job ${row.name} ${row.id}: its failure hook failed (${describeFailure(error)})`);
+      }
+    }
     return { kind: 'failed', error: message };
   }
 

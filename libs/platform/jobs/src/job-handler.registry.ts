@@ -22,7 +22,7 @@ export interface JobContext {
 /** A job's work. It may run more than once (at-least-once delivery): see JobHandlerOptions. */
 export type JobHandler<P extends object = object> = (payload: P, ctx: JobContext) => Promise<void>;
 
-export interface JobHandlerOptions {
+export interface JobHandlerOptions<P extends object = object> {
   /**
    * true (default): the handler runs inside a unit of work that also marks the job completed, so its
    * database writes and the completion commit together (a retry after a failure or a crash starts
@@ -33,12 +33,22 @@ export interface JobHandlerOptions {
    * transaction holds the single connection, and every request would wait for the handler.
    */
   transactional?: boolean;
+  /**
+   * Called once the job has failed for good (a permanent error, its last attempt, or a worker that
+   * died during its last attempt), after the failure is recorded, outside any transaction. Lets the
+   * owner of the work mark what the job was doing as failed. Best effort: an error here is logged.
+   */
+  onFailed?: JobFailureHook<P>;
 }
+
+/** Called once a job has failed for good (see JobHandlerOptions.onFailed). */
+export type JobFailureHook<P extends object = object> = (payload: P, error: string) => Promise<void>;
 
 export interface RegisteredJobHandler {
   name: string;
   handler: JobHandler<object>;
   transactional: boolean;
+  onFailed?: JobFailureHook;
 }
 
 /**
@@ -50,7 +60,7 @@ export class JobHandlerRegistry {
   private readonly listeners: ((registered: RegisteredJobHandler) => void)[] = [];
 
   /** Registers the handler of one job name. Registering a name twice is a programming error and throws. */
-  register<P extends object>(name: string, handler: JobHandler<P>, options: JobHandlerOptions = {}): void {
+  register<P extends object>(name: string, handler: JobHandler<P>, options: JobHandlerOptions<P> = {}): void {
     assertJobName(name);
     if (this.handlers.has(name)) throw new Error(`A handler for job "${name}" is already registered`);
     // The payload was validated by the enqueuer's types and is re-checked by the handler if it must be.
@@ -58,6 +68,7 @@ export class JobHandlerRegistry {
       name,
       handler: (payload, ctx) => handler(payload as P, ctx),
       transactional: options.transactional ?? true,
+      onFailed: options.onFailed ? (payload, error) => options.onFailed!(payload as P, error) : undefined,
     };
     this.handlers.set(name, registered);
     for (const listener of this.listeners) listener(registered);

@@ -32,6 +32,11 @@ class TestHandlers {
   readonly attemptStarts = new Map<string, number[]>();
   readonly gates = new Map<string, () => void>();
   readonly started = new Set<string>();
+  /** Failure hook calls: payload tag → the errors it was given. */
+  readonly gaveUp = new Map<string, string[]>();
+  private readonly recordGiveUp = async (payload: { tag?: string }, error: string) => {
+    this.gaveUp.set(payload.tag ?? '', [...(this.gaveUp.get(payload.tag ?? '') ?? []), error]);
+  };
 
   register({ registry, unitOfWork }: HandlerDeps): void {
     registry.register<EffectPayload>('test.effect', async (payload, ctx) => {
@@ -43,13 +48,21 @@ class TestHandlers {
       if (payload.progress) await ctx.progress(payload.progress[0], payload.progress[1]);
       if (payload.failOn?.includes(ctx.attempt)) throw new Error(`planned failure of attempt ${ctx.attempt}`);
     });
-    registry.register('test.always-fails', async (_payload, ctx) => {
-      this.attemptStarts.set(ctx.jobId, [...(this.attemptStarts.get(ctx.jobId) ?? []), Date.now()]);
-      throw new Error(`boom ${ctx.attempt}\nwith a second line`);
-    });
-    registry.register('test.invalid', async () => {
-      throw DomainError.invalid('TEST.BAD_INPUT', 'The payload makes no sense.');
-    });
+    registry.register<{ tag?: string }>(
+      'test.always-fails',
+      async (_payload, ctx) => {
+        this.attemptStarts.set(ctx.jobId, [...(this.attemptStarts.get(ctx.jobId) ?? []), Date.now()]);
+        throw new Error(`boom ${ctx.attempt}\nwith a second line`);
+      },
+      { onFailed: this.recordGiveUp },
+    );
+    registry.register<{ tag?: string }>(
+      'test.invalid',
+      async () => {
+        throw DomainError.invalid('TEST.BAD_INPUT', 'The payload makes no sense.');
+      },
+      { onFailed: this.recordGiveUp },
+    );
     registry.register('test.gated', async (_payload, ctx) => {
       await ctx.progress(40, 'halfway');
       await new Promise<void>((resolve) => this.gates.set(ctx.jobId, resolve));
@@ -132,9 +145,13 @@ describe.each(SETUPS)('Jobs platform ($label)', ({ db, bullmq }) => {
   });
 
   it('retries a failing job with growing delays, then fails it after its last attempt', async () => {
-    const id = await app.queue.enqueue('test.always-fails', {}, { maxAttempts: 3 });
+    const tag = randomBytes(6).toString('hex');
+    const id = await app.queue.enqueue('test.always-fails', { tag }, { maxAttempts: 3 });
     const view = await settled(app, id);
     expect(view).toMatchObject({ state: 'failed', attempts: 3, lastError: 'boom 3 with a second line', completedAt: null });
+    // The owner of the work hears of the give-up once, after the last attempt only.
+    await waitFor(async () => handlers.gaveUp.get(tag), 5000, 'the failure hook');
+    expect(handlers.gaveUp.get(tag)).toEqual(['boom 3 with a second line']);
     const starts = handlers.attemptStarts.get(id)!;
     expect(starts).toHaveLength(3);
     // Equal jitter: the first retry waits 0.5-1 s, the second 1-2 s (minus timer granularity).
@@ -143,12 +160,15 @@ describe.each(SETUPS)('Jobs platform ($label)', ({ db, bullmq }) => {
   });
 
   it('fails a job at once when its input is invalid', async () => {
-    const id = await app.queue.enqueue('test.invalid', {});
+    const tag = randomBytes(6).toString('hex');
+    const id = await app.queue.enqueue('test.invalid', { tag });
     expect(await settled(app, id)).toMatchObject({
       state: 'failed',
       attempts: 1,
       lastError: 'TEST.BAD_INPUT: The payload makes no sense.',
     });
+    await waitFor(async () => handlers.gaveUp.get(tag), 5000, 'the failure hook');
+    expect(handlers.gaveUp.get(tag)).toEqual(['TEST.BAD_INPUT: The payload makes no sense.']);
   });
 
   it('records progress, readable through the JobStore', async () => {

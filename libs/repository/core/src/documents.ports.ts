@@ -2,9 +2,19 @@ import type { Page, PageRequest } from '@svc/kernel';
 import type { RepositoryDocument, SemanticNode } from './document';
 import type { IndexationState } from './repository-instance';
 
+/** `forUpdate`: lock the row until the current unit of work ends (writers of one document take turns). */
+export interface ReadOptions {
+  forUpdate?: boolean;
+}
+
 export abstract class DocumentRepository {
-  abstract findByExternalId(instanceId: string, externalId: string): Promise<RepositoryDocument | null>;
-  abstract get(instanceId: string, id: string): Promise<RepositoryDocument | null>;
+  abstract findByExternalId(instanceId: string, externalId: string, options?: ReadOptions): Promise<RepositoryDocument | null>;
+  abstract get(instanceId: string, id: string, options?: ReadOptions): Promise<RepositoryDocument | null>;
+  /**
+   * Serialises ingestion into one instance until the current unit of work ends: two first uploads of
+   * one external id, or uploads racing for the instance's quota, then take turns.
+   */
+  abstract lockInstanceIngestion(instanceId: string): Promise<void>;
   /** Inserts or replaces the document row (by id). */
   abstract save(document: RepositoryDocument): Promise<void>;
   /** Newest first, ties by id; `state` filters, DELETED documents are listed only when asked for. */

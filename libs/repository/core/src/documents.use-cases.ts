@@ -27,8 +27,10 @@ function enqueueIndexation(jobs: JobQueue, document: RepositoryDocument) {
 
 /**
  * Adds a document or replaces the one with the same external id. New or changed content is stored
- * and queued for indexation in the same transaction; unchanged content only updates the metadata,
- * so it is never parsed or embedded twice.
+ * and queued for indexation in the same transaction; content already indexed (same bytes, same media
+ * type) only updates the metadata, so it is never parsed or embedded twice. The same bytes sent again
+ * for a document that failed, or whose indexation is still pending, queue it again (a live job for
+ * that content is never doubled).
  */
 @Injectable()
 export class IngestDocument {
@@ -53,9 +55,13 @@ export class IngestDocument {
     }
     const contentHash = createHash('sha256').update(input.content).digest('hex');
     return this.uow.run(async () => {
+      await this.documents.lockInstanceIngestion(instanceId);
       const now = this.clock.now();
-      const existing = await this.documents.findByExternalId(instanceId, input.externalId);
-      const unchanged = existing !== null && existing.contentHash === contentHash && existing.state !== 'DELETED';
+      const existing = await this.documents.findByExternalId(instanceId, input.externalId, { forUpdate: true });
+      const sameContent = existing !== null && existing.contentHash === contentHash && existing.mediaType === mediaType;
+      /** Already indexed, or on its way (PENDING/PARSING keep their state; the job is queued again if it died). */
+      const unchanged = sameContent && (existing.state === 'INDEXED' || existing.state === 'PENDING' || existing.state === 'PARSING');
+      const indexed = unchanged && existing.state === 'INDEXED';
       const replaced = existing && existing.state !== 'DELETED' ? existing.sizeBytes : 0;
       const total = (await this.documents.totalBytes(instanceId)) - replaced + input.content.length;
       if (total > this.settings.maxInstanceBytes) {
@@ -79,11 +85,9 @@ export class IngestDocument {
         indexedAt: unchanged ? existing.indexedAt : null,
       };
       await this.documents.save(document);
-      if (!unchanged) {
-        await this.documents.saveContent(document.id, input.content);
-        await enqueueIndexation(this.jobs, document);
-      }
-      return { ...documentView(document), reindexing: !unchanged };
+      if (!unchanged) await this.documents.saveContent(document.id, input.content);
+      if (!indexed) await enqueueIndexation(this.jobs, document);
+      return { ...documentView(document), reindexing: !indexed };
     });
   }
 }
@@ -93,6 +97,8 @@ export class GetDocument {
   constructor(private readonly documents: DocumentRepository) {}
   async execute(instanceId: string, documentId: string): Promise<DocumentView> {
     const document = await this.documents.get(instanceId, documentId);
+    // A deleted document still answers here, as a tombstone in state DELETED (list shows them with
+    // state: DELETED too); it is gone from search, get-by-ids and the audit side.
     if (!document) throw documentNotFound(documentId);
     return documentView(document);
   }
@@ -161,7 +167,9 @@ export class DeleteDocument {
 
   async execute(instanceId: string, organizationId: string, documentId: string): Promise<true> {
     return this.uow.run(async (): Promise<true> => {
-      const document = await this.documents.get(instanceId, documentId);
+      // The row lock makes a running indexation's final write wait for this delete, or this delete
+      // wait for it (then it removes the nodes the indexation wrote).
+      const document = await this.documents.get(instanceId, documentId, { forUpdate: true });
       if (!document || document.state === 'DELETED') throw documentNotFound(documentId);
       await this.nodes.removeForDocument(document.id);
       await this.vectors.removeDocument(instanceId, document.id);
@@ -173,7 +181,14 @@ export class DeleteDocument {
   }
 }
 
-/** Queues every live document of the instance (or one) for indexation again, e.g. after a model change. */
+/** Documents re-queued per transaction by a whole-instance re-index. */
+const REINDEX_BATCH = 200;
+
+/**
+ * Queues every live document of the instance (or one) for indexation again, e.g. after a model
+ * change. A whole instance goes in batches of short transactions, so other requests are not held up;
+ * a document whose indexation is already queued is not queued twice.
+ */
 @Injectable()
 export class ReindexDocuments {
   constructor(
@@ -184,21 +199,31 @@ export class ReindexDocuments {
   ) {}
 
   async execute(instanceId: string, documentId?: string): Promise<{ queued: number }> {
-    return this.uow.run(async () => {
-      const ids = documentId ? [documentId] : await this.documents.activeIds(instanceId);
-      let queued = 0;
-      for (const id of ids) {
-        const document = await this.documents.get(instanceId, id);
-        if (!document || document.state === 'DELETED') {
-          if (documentId) throw documentNotFound(documentId);
-          continue;
-        }
-        await this.documents.save({ ...document, state: 'PENDING', failureReason: null, updatedAt: this.clock.now() });
-        // A distinct dedupe key per request: a re-index must run even if the content did not change.
-        await this.jobs.enqueue(REPOSITORY_JOB_NAMES.indexDocument, { instanceId, documentId: id, contentHash: document.contentHash } satisfies RepositoryIndexDocumentPayload);
-        queued += 1;
-      }
-      return { queued };
-    });
+    if (documentId) {
+      const queued = await this.uow.run(() => this.requeue(instanceId, documentId));
+      if (!queued) throw documentNotFound(documentId);
+      return { queued: 1 };
+    }
+    const ids = await this.documents.activeIds(instanceId);
+    let queued = 0;
+    for (let i = 0; i < ids.length; i += REINDEX_BATCH) {
+      const batch = ids.slice(i, i + REINDEX_BATCH);
+      queued += await this.uow.run(async () => {
+        let n = 0;
+        for (const id of batch) if (await this.requeue(instanceId, id)) n += 1;
+        return n;
+      });
+    }
+    return { queued };
+  }
+
+  /** Marks one live document PENDING and queues its indexation; false when it is unknown or deleted. */
+  private async requeue(instanceId: string, id: string): Promise<boolean> {
+    const document = await this.documents.get(instanceId, id, { forUpdate: true });
+    if (!document || document.state === 'DELETED') return false;
+    const pending: RepositoryDocument = { ...document, state: 'PENDING', failureReason: null, updatedAt: this.clock.now() };
+    await this.documents.save(pending);
+    await enqueueIndexation(this.jobs, pending);
+    return true;
   }
 }

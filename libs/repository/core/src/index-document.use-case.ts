@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { RepositoryIndexDocumentPayload } from '@svc/contracts';
 import { Clock, DomainError, Embedder, IdGenerator, isDomainError, UnitOfWork, VectorIndex } from '@svc/kernel';
-import type { SemanticNode } from './document';
+import type { RepositoryDocument, SemanticNode } from './document';
 import { DocumentRepository, SemanticNodeRepository } from './documents.ports';
 import { chunkDocument } from './parsing/chunking';
 import { DocumentParser } from './parsing/document-parser.port';
@@ -40,10 +40,21 @@ export class IndexDocument {
     // Reads and the slow work (parsing, embedding) run outside any transaction: in the embedded mode
     // a transaction holds the only database connection. The writes then commit together, after a
     // re-check that the document still has this content (a newer version may have arrived).
-    const document = await this.documents.get(payload.instanceId, payload.documentId);
-    if (!document || document.state === 'DELETED' || document.contentHash !== payload.contentHash) return 'stale';
+    const document = await this.uow.run(async () => {
+      const current = await this.documents.get(payload.instanceId, payload.documentId, { forUpdate: true });
+      // Queued work always finds PENDING (or PARSING, on a retry); anything else means another job
+      // already finished this content (a redelivery after a crash, say).
+      if (!isCurrent(current, payload) || !inProgress(current)) return null;
+      if (current.state !== 'PARSING') await this.documents.save({ ...current, state: 'PARSING', failureReason: null, updatedAt: this.clock.now() });
+      return current;
+    });
+    if (!document) return 'stale';
     const content = await this.documents.loadContent(document.id);
-    if (!content) return 'stale';
+    if (!content) {
+      // Cannot happen while the row says this content is current (they are written together); a
+      // document must never stay PARSING, so say so on it.
+      return (await this.fail(payload, 'PARSING_ERROR', 'The stored content of this document is missing; upload it again.')) ? 'parsing_error' : 'stale';
+    }
 
     let drafts;
     try {
@@ -69,8 +80,10 @@ export class IndexDocument {
     }
 
     return this.uow.run(async (): Promise<IndexOutcome> => {
-      const current = await this.documents.get(payload.instanceId, payload.documentId);
-      if (!current || current.state === 'DELETED' || current.contentHash !== payload.contentHash) return 'stale';
+      // Locked: a delete, re-index or new upload of this document waits for this write, or this
+      // write waits for it and then finds the document moved on.
+      const current = await this.documents.get(payload.instanceId, payload.documentId, { forUpdate: true });
+      if (!isCurrent(current, payload)) return 'stale';
       const nodes: SemanticNode[] = drafts.map((d) => ({
         id: this.ids.next('kn_'),
         instanceId: current.instanceId,
@@ -90,16 +103,32 @@ export class IndexDocument {
     });
   }
 
+  /**
+   * The job gave up (an unexpected error on its last attempt, or the worker died during it): the
+   * document must not stay PENDING or PARSING, which would hold up its instance's audit for ever.
+   */
+  async recordGiveUp(payload: RepositoryIndexDocumentPayload, error: string): Promise<void> {
+    await this.fail(payload, 'PARSING_ERROR', `Indexation failed: ${error}`);
+  }
+
   /** Records a failure on the document if it still has this content; false when it moved on. */
   private fail(payload: RepositoryIndexDocumentPayload, state: 'PARSING_ERROR' | 'EMBEDDING_ERROR', reason: string): Promise<boolean> {
     return this.uow.run(async () => {
-      const current = await this.documents.get(payload.instanceId, payload.documentId);
-      if (!current || current.state === 'DELETED' || current.contentHash !== payload.contentHash) return false;
+      const current = await this.documents.get(payload.instanceId, payload.documentId, { forUpdate: true });
+      // Only an indexation in progress can fail: another job may already have indexed this content.
+      if (!isCurrent(current, payload) || !inProgress(current)) return false;
       await this.documents.save({ ...current, state, failureReason: reason.slice(0, 500), updatedAt: this.clock.now() });
       return true;
     });
   }
 }
+
+/** The document still exists with the content this job was queued for. */
+function isCurrent(document: RepositoryDocument | null, payload: RepositoryIndexDocumentPayload): document is RepositoryDocument {
+  return document !== null && document.state !== 'DELETED' && document.contentHash === payload.contentHash;
+}
+
+const inProgress = (document: RepositoryDocument) => document.state === 'PENDING' || document.state === 'PARSING';
 
 /** For tests and callers that want to tell a parsing refusal from other failures. */
 export function isParsingRefusal(error: unknown): error is DomainError {

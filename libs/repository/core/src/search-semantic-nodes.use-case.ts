@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Embedder, VectorIndex } from '@svc/kernel';
 import { DocumentRepository, SemanticNodeRepository } from './documents.ports';
+import type { RepositoryDocument } from './document';
 import { reciprocalRankFusion } from './rank-fusion';
 
 export interface SemanticSearchResult {
@@ -35,19 +36,22 @@ export class SearchSemanticNodes {
     const nearest = queryVectors ? await this.vectors.search(instanceId, this.embedder.model, queryVectors[0], CANDIDATES) : [];
     const fused = reciprocalRankFusion([fullText.map((m) => m.id), nearest.map((m) => m.id)]).slice(0, limit);
     const byId = new Map((await this.nodes.getMany(fused.map((f) => f.id))).map((n) => [n.id, n]));
-    const semantic_nodes = fused
-      .filter((f) => byId.has(f.id))
-      .map((f) => {
-        const node = byId.get(f.id)!;
-        return { id: node.id, document_id: node.documentId, text: node.text, score: Number(f.score.toFixed(6)), position: node.position };
-      });
+    const found = fused.filter((f) => byId.has(f.id)).map((f) => ({ f, node: byId.get(f.id)! }));
+    // The documents named, once each; a node whose document is gone (deleted meanwhile) is left out.
+    const documents = new Map<string, RepositoryDocument>();
+    for (const documentId of new Set(found.map(({ node }) => node.documentId))) {
+      const document = await this.documents.get(instanceId, documentId);
+      if (document && document.state !== 'DELETED') documents.set(documentId, document);
+    }
+    const semantic_nodes = found
+      .filter(({ node }) => documents.has(node.documentId))
+      .map(({ f, node }) => ({ id: node.id, document_id: node.documentId, text: node.text, score: Number(f.score.toFixed(6)), position: node.position }));
     const grouped = new Map<string, string[]>();
     for (const node of semantic_nodes) grouped.set(node.document_id, [...(grouped.get(node.document_id) ?? []), node.text]);
-    const documents_contents = [];
-    for (const [documentId, excerpts] of grouped) {
-      const document = await this.documents.get(instanceId, documentId);
-      if (document) documents_contents.push({ document_id: documentId, document_name: document.name, document_url: document.url, excerpts });
-    }
+    const documents_contents = [...grouped].map(([documentId, excerpts]) => {
+      const document = documents.get(documentId)!;
+      return { document_id: documentId, document_name: document.name, document_url: document.url, excerpts };
+    });
     return { semantic_nodes, documents_contents };
   }
 }

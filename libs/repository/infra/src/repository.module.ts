@@ -76,7 +76,12 @@ export class RepositoryJobHandlers implements OnModuleInit {
       async (payload, ctx) => {
         await this.indexDocument.execute(payload, { attempt: ctx.attempt, maxAttempts: ctx.maxAttempts, progress: (p, m) => ctx.progress(p, m) });
       },
-      { transactional: false },
+      {
+        transactional: false,
+        // A job that gives up (an unexpected error on its last attempt, a worker killed while parsing)
+        // leaves its document PARSING_ERROR with the reason, never PENDING for ever.
+        onFailed: (payload, error) => this.indexDocument.recordGiveUp(payload, error),
+      },
     );
   }
 }

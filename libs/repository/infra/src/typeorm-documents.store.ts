@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { TypeOrmUnitOfWork } from '@svc/database';
 import type { Page, PageRequest } from '@svc/kernel';
-import { DocumentRepository, FullTextMatch, IndexationState, RepositoryDocument, SemanticNode, SemanticNodeRepository } from '@svc/repository-core';
+import { DocumentRepository, FullTextMatch, IndexationState, ReadOptions, RepositoryDocument, SemanticNode, SemanticNodeRepository } from '@svc/repository-core';
 
 interface DocumentRow {
   id: string;
@@ -50,14 +50,21 @@ export class TypeOrmDocumentRepository extends DocumentRepository {
     return this.uow.manager().query(sql, params);
   }
 
-  async findByExternalId(instanceId: string, externalId: string): Promise<RepositoryDocument | null> {
-    const [row] = await this.q<DocumentRow>(`SELECT * FROM repository.documents WHERE instance_id = $1 AND external_id = $2`, [instanceId, externalId]);
+  async findByExternalId(instanceId: string, externalId: string, options: ReadOptions = {}): Promise<RepositoryDocument | null> {
+    const lock = options.forUpdate ? ' FOR UPDATE' : '';
+    const [row] = await this.q<DocumentRow>(`SELECT * FROM repository.documents WHERE instance_id = $1 AND external_id = $2${lock}`, [instanceId, externalId]);
     return row ? toDocument(row) : null;
   }
 
-  async get(instanceId: string, id: string): Promise<RepositoryDocument | null> {
-    const [row] = await this.q<DocumentRow>(`SELECT * FROM repository.documents WHERE instance_id = $1 AND id = $2`, [instanceId, id]);
+  async get(instanceId: string, id: string, options: ReadOptions = {}): Promise<RepositoryDocument | null> {
+    const lock = options.forUpdate ? ' FOR UPDATE' : '';
+    const [row] = await this.q<DocumentRow>(`SELECT * FROM repository.documents WHERE instance_id = $1 AND id = $2${lock}`, [instanceId, id]);
     return row ? toDocument(row) : null;
+  }
+
+  async lockInstanceIngestion(instanceId: string): Promise<void> {
+    // A transaction-scoped advisory lock: released at commit or rollback, never left behind.
+    await this.q(`SELECT pg_advisory_xact_lock(hashtext('repository.ingestion'), hashtext($1))`, [instanceId]);
   }
 
   async save(d: RepositoryDocument): Promise<void> {
