@@ -36,11 +36,12 @@ export class TypeOrmDocumentRecordRepository extends DocumentRecordRepository {
     );
   }
 
+  /** Keeps the last resolved URL of each document: an unresolved one (null) never erases an earlier one. */
   async cacheWebUrls(instanceId: string, urls: { documentId: string; webUrl: string | null }[], at: Date): Promise<void> {
     for (const { documentId, webUrl } of urls) {
       await this.uow.manager().query(
         `INSERT INTO workspace.document_records (instance_id, document_id, web_url, updated_at) VALUES ($1, $2, $3, $4)
-         ON CONFLICT (instance_id, document_id) DO UPDATE SET web_url = EXCLUDED.web_url`,
+         ON CONFLICT (instance_id, document_id) DO UPDATE SET web_url = COALESCE(EXCLUDED.web_url, document_records.web_url)`,
         [instanceId, documentId, webUrl, at],
       );
     }
