@@ -7,7 +7,7 @@ export interface PublicUrls {
   PUBLIC_AUDIT_URL: string;
   PUBLIC_RETRIEVAL_URL: string;
 }
-import { Public, RawResponse } from './operation.decorator';
+import { Public, RawResponse, type Surface } from './operation.decorator';
 
 /**
  * What an app that is an OAuth protected resource (RFC 9728) says about itself: its base URL, its
@@ -57,8 +57,11 @@ export class ResourceServerOptions {
   /**
    * `WWW-Authenticate` for a refused request (RFC 6750 §3, RFC 9728 §5.1): 401s point at the
    * metadata, and say `invalid_token` when a token was presented; scope refusals name the scope.
+   * Only the `resource` surface (REST and `/mcp`) takes Bearer tokens: the instance API (`instance-id`
+   * + `api-key` headers, Bearer refused) and the platform surface get no Bearer challenge.
    */
-  challenge(path: string, status: number, error: unknown, presentedToken: boolean): string | undefined {
+  challenge(path: string, status: number, error: unknown, presentedToken: boolean, surface: Surface = 'resource'): string | undefined {
+    if (surface !== 'resource') return undefined;
     const metadata = `resource_metadata="${this.metadataUrl(path)}"`;
     if (status === 401) return `Bearer ${presentedToken ? 'error="invalid_token", ' : ''}${metadata}`;
     if (status === 403 && error instanceof InsufficientScopeError) return `Bearer error="insufficient_scope", scope="${error.scope}", ${metadata}`;

@@ -1,5 +1,5 @@
 import { ArrayMaxSize, IsArray } from 'class-validator';
-import { IsPrefixedId, validateInput } from './validation';
+import { IsPrefixedId, StrictBodyPipe, validateInput } from './validation';
 
 class IdsInput {
   @IsArray()
@@ -43,5 +43,25 @@ describe('validateInput (operations without fields)', () => {
   it('accepts {} and refuses any field by name', async () => {
     await expect(validateInput(NoFields, {})).resolves.toBeInstanceOf(NoFields);
     await expect(validateInput(NoFields, { x: 1 })).rejects.toMatchObject({ errors: [{ field: 'x', message: 'x is not a known field' }] });
+  });
+});
+
+describe('validateInput (no body)', () => {
+  // Express 5 / body-parser 2 leave req.body undefined on a POST without a body (spec: "no body" operations).
+  it('reads an absent body as {}: operations without fields work, the others name the missing field', async () => {
+    await expect(validateInput(NoFields, undefined)).resolves.toBeInstanceOf(NoFields);
+    await expect(validateInput(OneId, undefined)).rejects.toMatchObject({ code: 'REQUEST.VALIDATION_FAILED', errors: [expect.objectContaining({ field: 'conflict_id' })] });
+  });
+
+  it('does the same through the @Body() pipe', async () => {
+    const pipe = new StrictBodyPipe();
+    await expect(pipe.transform(undefined, { type: 'body', metatype: NoFields })).resolves.toBeInstanceOf(NoFields);
+    await expect(pipe.transform(undefined, { type: 'body', metatype: OneId })).rejects.toMatchObject({ code: 'REQUEST.VALIDATION_FAILED', errors: [expect.objectContaining({ field: 'conflict_id' })] });
+  });
+
+  it('still refuses a body that is present but not an object, JSON null included', async () => {
+    for (const body of [null, [], 'text', 42, true]) {
+      await expect(validateInput(NoFields, body)).rejects.toMatchObject({ code: 'REQUEST.BODY_NOT_OBJECT', kind: 'invalid' });
+    }
   });
 });

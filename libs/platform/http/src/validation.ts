@@ -60,14 +60,19 @@ export class PaginationInput {
 /**
  * Strict body validation: the body must be a JSON object, unknown fields are refused by name, and a
  * wrong id prefix is reported with a hint. Every failure is one 400 listing each bad field.
+ *
+ * No body at all (`undefined`: body-parser 2 leaves `req.body` unset on a POST without one; an MCP call
+ * without arguments) reads as `{}`: operations without fields work, the others name their missing
+ * fields. A body that is present must be an object: JSON `null`, arrays and scalars are refused.
  */
 export async function validateInput<T extends object>(type: Type<T>, body: unknown): Promise<T> {
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+  const input = body === undefined ? {} : body;
+  if (input === null || typeof input !== 'object' || Array.isArray(input)) {
     throw DomainError.invalid('REQUEST.BODY_NOT_OBJECT', 'The request body must be a JSON object.', {
-      hint: 'Send a JSON object with Content-Type: application/json; operations without fields take {}.',
+      hint: 'Send a JSON object with Content-Type: application/json; operations without fields take {} (or no body).',
     });
   }
-  const instance = plainToInstance(type, body, { enableImplicitConversion: false, exposeDefaultValues: true });
+  const instance = plainToInstance(type, input, { enableImplicitConversion: false, exposeDefaultValues: true });
   // forbidUnknownValues off: a body class without fields (operations taking {}) has no metadata at all;
   // whitelist + forbidNonWhitelisted still refuse every field it does not declare.
   const failures = await validate(instance, { whitelist: true, forbidNonWhitelisted: true, forbidUnknownValues: false });

@@ -15,6 +15,45 @@ describe('dateRange', () => {
     expect(to.getTime() - from.getTime()).toBe(3600_000 + 1);
   });
 
+  it('reads date-times in the zone they carry, never the server zone', () => {
+    expect(dateRange('2026-01-01T10:00:00+02:00', '2026-01-01T10:00:00.5-05:30')).toEqual({ from: new Date('2026-01-01T08:00:00.000Z'), to: new Date('2026-01-01T15:30:00.501Z') });
+    expect(dateRange('2026-01-01T10:00Z', '2026-01-01T10:00:00.123456Z')).toEqual({ from: new Date('2026-01-01T10:00:00.000Z'), to: new Date('2026-01-01T10:00:00.124Z') });
+    expect(dateRange('2024-02-29', '2024-02-29')).toEqual({ from: new Date('2024-02-29T00:00:00.000Z'), to: new Date('2024-03-01T00:00:00.000Z') });
+  });
+
+  it.each([
+    ['March 3 2026', 'not a date'],
+    ['12345', 'not a date'],
+    ['2026-3-1', 'not a date'],
+    ['2026-03-01 10:00:00Z', 'not a date'],
+    ['2026-03-01T10:00:00+0200', 'not a date'],
+    ['2026-03-01T10:00:00z', 'not a date'],
+    ['', 'not a date'],
+    ['2026-01-01T10:00:00', 'a date-time without a time zone'],
+    ['2026-01-01T10:00', 'a date-time without a time zone'],
+    ['2026-02-30', 'not a calendar date'],
+    ['2025-02-29', 'not a calendar date'],
+    ['2026-13-01', 'not a calendar date'],
+    ['2026-04-31', 'not a calendar date'],
+    ['2026-00-10', 'not a calendar date'],
+    ['2026-03-01T24:00:00Z', 'not a calendar date'],
+    ['2026-03-01T10:60:00Z', 'not a calendar date'],
+    ['2026-03-01T10:00:60Z', 'not a calendar date'],
+    ['2026-03-01T10:00:00+24:00', 'not a calendar date'],
+  ])('refuses %j with the usual 400 naming the field and the format', (value, reason) => {
+    for (const [begin, end, field] of [[value, '2026-12-31', 'begin_date'], ['2020-01-01', value, 'end_date']]) {
+      let thrown: unknown;
+      try {
+        dateRange(begin, end);
+      } catch (error) {
+        thrown = error;
+      }
+      expect(thrown).toBeInstanceOf(DomainError);
+      expect(thrown).toMatchObject({ kind: 'invalid', code: 'REQUEST.INVALID_DATE', message: expect.stringContaining(`${field} is ${reason}`), errors: [{ field, message: expect.stringContaining('YYYY-MM-DD') }] });
+      expect((thrown as DomainError).errors?.[0].message).toMatch(/Z or an offset/);
+    }
+  });
+
   it('names a bad or reversed range', () => {
     expect(() => dateRange('yesterday', '2026-11-01')).toThrow(expect.objectContaining({ errors: [expect.objectContaining({ field: 'begin_date' })] }));
     expect(() => dateRange('2026-11-02', '2026-11-01')).toThrow(expect.objectContaining({ code: 'REQUEST.EMPTY_RANGE' }));

@@ -113,17 +113,44 @@ export class AnswerSearch {
   }
 }
 
+/** A date-range bound: `YYYY-MM-DD`, or a date-time with its zone (`Z` or `±hh:mm`), seconds and fraction optional. */
+const DATE_INPUT = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|([+-])(\d{2}):(\d{2}))?)?$/;
+const DATE_FORMAT = 'YYYY-MM-DD (a whole UTC day) or an ISO 8601 date-time with Z or an offset, e.g. 2026-03-01T10:00:00Z';
+
+/**
+ * Strict ISO 8601 reading of a date-range bound (BEHAVIOUR.md §1: a date or a date-time; days are UTC
+ * days). A date-time needs its zone, since the server's own zone must not decide; calendar-impossible
+ * values (2026-02-30, 25:00) are refused rather than rolled over.
+ */
+function parseDateInput(value: string, field: string): { date: Date; dayOnly: boolean } {
+  const invalid = (detail: string) =>
+    DomainError.invalid('REQUEST.INVALID_DATE', detail, { errors: [{ field, message: `${field} must be ${DATE_FORMAT}` }] });
+  const m = DATE_INPUT.exec(value);
+  if (!m) throw invalid(`${field} is not a date: expected ${DATE_FORMAT}.`);
+  const [, y, mo, d, h, mi, sec, fraction, zone, sign, oh, om] = m;
+  if (h !== undefined && zone === undefined) throw invalid(`${field} is a date-time without a time zone: add Z or an offset such as +02:00.`);
+  const [year, month, day, hour, minute, second] = [y, mo, d, h ?? '0', mi ?? '0', sec ?? '0'].map(Number);
+  const offsetMinutes = sign === undefined ? 0 : (sign === '-' ? -1 : 1) * (Number(oh) * 60 + Number(om));
+  const daysInMonth = [31, isLeapYear(year) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1] ?? 0;
+  if (day < 1 || day > daysInMonth || hour > 23 || minute > 59 || second > 59 || (oh !== undefined && (Number(oh) > 23 || Number(om) > 59))) {
+    throw invalid(`${field} is not a calendar date or time: ${value}.`);
+  }
+  const date = new Date(0);
+  date.setUTCFullYear(year, month - 1, day);
+  date.setUTCHours(hour, minute, second, Number((fraction ?? '0').padEnd(3, '0').slice(0, 3)));
+  return { date: new Date(date.getTime() - offsetMinutes * 60_000), dayOnly: h === undefined };
+}
+
+function isLeapYear(year: number): boolean {
+  return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+}
+
 /** Inclusive date range of the stats endpoints: a date means that whole UTC day. */
 export function dateRange(begin: string, end: string): { from: Date; to: Date } {
-  const parse = (value: string, endOfRange: boolean, field: string) => {
-    const dayOnly = /^\d{4}-\d{2}-\d{2}$/.test(value);
-    const date = new Date(dayOnly ? `${value}T00:00:00.000Z` : value);
-    if (Number.isNaN(date.getTime())) throw DomainError.invalid('REQUEST.INVALID_DATE', `${field} is not a date.`, { errors: [{ field, message: `${field} must be a date (YYYY-MM-DD) or an ISO 8601 date-time` }] });
-    // An end date covers its whole day; an end date-time is inclusive to the millisecond.
-    return endOfRange ? new Date(date.getTime() + (dayOnly ? 86_400_000 : 1)) : date;
-  };
-  const from = parse(begin, false, 'begin_date');
-  const to = parse(end, true, 'end_date');
+  const from = parseDateInput(begin, 'begin_date').date;
+  const last = parseDateInput(end, 'end_date');
+  // An end date covers its whole day; an end date-time is inclusive to the millisecond.
+  const to = new Date(last.date.getTime() + (last.dayOnly ? 86_400_000 : 1));
   if (to <= from) throw DomainError.invalid('REQUEST.EMPTY_RANGE', 'end_date is before begin_date.', { errors: [{ field: 'end_date', message: 'end_date must not be before begin_date' }] });
   return { from, to };
 }

@@ -1,0 +1,68 @@
+import { ArgumentsHost } from '@nestjs/common';
+import { DomainError, InsufficientScopeError } from '@svc/kernel';
+import { PlatformExceptionFilter } from './exception.filter';
+import { OperationDefinition, Surface } from './operation.decorator';
+import { OperationRegistry, RegisteredOperation } from './operation-registry';
+import { ResourceServerOptions } from './resource-server';
+
+const resourceServer = new ResourceServerOptions('retrieval', 'https://retrieval.example.com', 'https://auth.example.com');
+
+function operation(path: string, surface: Surface): RegisteredOperation {
+  return { definition: { name: path, path, surface } as OperationDefinition, invoke: async () => undefined };
+}
+
+/** The operations of the retrieval app: the instance API (`/api/...`) and the Bearer REST surface. */
+const registry = {
+  all: () => [operation('/api/search/stats/count-search', 'instance'), operation('/api/documents/upsert', 'instance'), operation('/retrieval/semantic-nodes/search', 'resource')],
+} as unknown as OperationRegistry;
+
+function respond(exception: unknown, request: { path: string; route?: { path: string }; headers?: Record<string, string> }) {
+  const headers: Record<string, string> = {};
+  const sent: { status?: number; body?: string } = {};
+  const response = {
+    headersSent: false,
+    setHeader: (name: string, value: string) => void (headers[name.toLowerCase()] = value),
+    status(code: number) {
+      sent.status = code;
+      return this;
+    },
+    type() {
+      return this;
+    },
+    send(body: string) {
+      sent.body = body;
+      return this;
+    },
+  };
+  const host = { switchToHttp: () => ({ getRequest: () => ({ headers: {}, requestId: 'req_1', ...request }), getResponse: () => response }) } as unknown as ArgumentsHost;
+  new PlatformExceptionFilter(resourceServer, registry).catch(exception, host);
+  return { status: sent.status, wwwAuthenticate: headers['www-authenticate'], body: JSON.parse(sent.body ?? '{}') };
+}
+
+const missingCredential = () => DomainError.unauthenticated('AUTH.MISSING_CREDENTIAL', 'Send a credential.');
+
+describe('PlatformExceptionFilter: WWW-Authenticate by surface', () => {
+  it('sends no Bearer challenge on a 401 of the instance API, which takes instance-id + api-key and refuses Bearer', () => {
+    const res = respond(missingCredential(), { path: '/api/search/stats/count-search', route: { path: '/api/search/stats/count-search' } });
+    expect(res.status).toBe(401);
+    expect(res.body).toMatchObject({ code: 'AUTH.MISSING_CREDENTIAL', detail: 'Send a credential.' });
+    expect(res.wwwAuthenticate).toBeUndefined();
+  });
+
+  it('finds the instance surface without a matched route too, as Express matches paths (case, trailing slash)', () => {
+    expect(respond(missingCredential(), { path: '/API/Documents/Upsert/' }).wwwAuthenticate).toBeUndefined();
+    expect(respond(missingCredential(), { path: '/api/documents/upsert', headers: { authorization: 'Bearer x' } }).wwwAuthenticate).toBeUndefined();
+  });
+
+  it('keeps the Bearer challenge on the REST surface and on /mcp', () => {
+    expect(respond(missingCredential(), { path: '/retrieval/semantic-nodes/search', route: { path: '/retrieval/semantic-nodes/search' } }).wwwAuthenticate).toBe(
+      'Bearer resource_metadata="https://retrieval.example.com/.well-known/oauth-protected-resource"',
+    );
+    expect(respond(missingCredential(), { path: '/mcp', headers: { authorization: 'Bearer expired' } }).wwwAuthenticate).toBe(
+      'Bearer error="invalid_token", resource_metadata="https://retrieval.example.com/.well-known/oauth-protected-resource/mcp"',
+    );
+    const scope = respond(new InsufficientScopeError('retrieval:read'), { path: '/mcp' });
+    expect(scope.status).toBe(403);
+    expect(scope.wwwAuthenticate).toMatch(/^Bearer error="insufficient_scope", scope="retrieval:read"/);
+  });
+});
