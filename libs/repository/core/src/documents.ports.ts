@@ -15,6 +15,8 @@ export abstract class DocumentRepository {
    * one external id, or uploads racing for the instance's quota, then take turns.
    */
   abstract lockInstanceIngestion(instanceId: string): Promise<void>;
+  /** The instance's documents with these ids (DELETED ones included), in no particular order; unknown ids are skipped. */
+  abstract getMany(instanceId: string, ids: string[]): Promise<RepositoryDocument[]>;
   /** Inserts or replaces the document row (by id). */
   abstract save(document: RepositoryDocument): Promise<void>;
   /** Newest first, ties by id; `state` filters, DELETED documents are listed only when asked for. */

@@ -104,13 +104,21 @@ export class GetDocument {
   }
 }
 
-/** Several documents of one instance by id (at most 100); unknown ids are left out. */
+/**
+ * Several documents of one instance by id, in the order asked (duplicates once); unknown and deleted
+ * ones are left out. The instance API caps a request at 100 ids; in-process callers (the audit side
+ * reading a member's owned documents) may ask for more, in one query.
+ */
 @Injectable()
 export class GetDocumentsByIds {
   constructor(private readonly documents: DocumentRepository) {}
   async execute(instanceId: string, ids: string[]): Promise<DocumentView[]> {
-    const found = await Promise.all([...new Set(ids)].map((id) => this.documents.get(instanceId, id)));
-    return found.filter((d): d is RepositoryDocument => d !== null && d.state !== 'DELETED').map(documentView);
+    const wanted = [...new Set(ids)];
+    const found = new Map((await this.documents.getMany(instanceId, wanted)).map((d) => [d.id, d]));
+    return wanted.flatMap((id) => {
+      const document = found.get(id);
+      return document && document.state !== 'DELETED' ? [documentView(document)] : [];
+    });
   }
 }
 

@@ -62,6 +62,12 @@ export class TypeOrmDocumentRepository extends DocumentRepository {
     return row ? toDocument(row) : null;
   }
 
+  async getMany(instanceId: string, ids: string[]): Promise<RepositoryDocument[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.q<DocumentRow>(`SELECT * FROM repository.documents WHERE instance_id = $1 AND id = ANY($2)`, [instanceId, ids]);
+    return rows.map(toDocument);
+  }
+
   async lockInstanceIngestion(instanceId: string): Promise<void> {
     // A transaction-scoped advisory lock: released at commit or rollback, never left behind.
     await this.q(`SELECT pg_advisory_xact_lock(hashtext('repository.ingestion'), hashtext($1))`, [instanceId]);
