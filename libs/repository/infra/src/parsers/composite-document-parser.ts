@@ -11,7 +11,7 @@ import {
   SUPPORTED_MEDIA_TYPES,
   SupportedMediaType,
 } from '@svc/repository-core';
-import { DocxDocumentParser } from './docx-document-parser';
+import { DocxDocumentParser, DocxParserOptions } from './docx-document-parser';
 import { HtmlDocumentParser } from './html-document-parser';
 import { MarkdownDocumentParser } from './markdown-document-parser';
 import { errorSummary, parsingFailed } from './parsing-failure';
@@ -25,6 +25,7 @@ interface FormatParser {
 
 export interface CompositeDocumentParserOptions {
   pdf?: PdfParserOptions;
+  docx?: DocxParserOptions;
 }
 
 const FORMAT_NAMES: Record<SupportedMediaType, string> = {
@@ -49,7 +50,7 @@ export class CompositeDocumentParser extends DocumentParser {
       [PLAIN_TEXT_MEDIA_TYPE]: new PlainTextDocumentParser(),
       [HTML_MEDIA_TYPE]: new HtmlDocumentParser(),
       [PDF_MEDIA_TYPE]: new PdfDocumentParser(options.pdf),
-      [DOCX_MEDIA_TYPE]: new DocxDocumentParser(),
+      [DOCX_MEDIA_TYPE]: new DocxDocumentParser(options.docx),
     };
   }
 

@@ -1,5 +1,5 @@
-import { Worker } from 'node:worker_threads';
 import type { DocumentBlock, ParsedDocument } from '@svc/repository-core';
+import { parseInWorker, WorkerFailure } from './parse-in-worker';
 import { errorSummary, parsingFailed } from './parsing-failure';
 
 export interface PdfParserOptions {
@@ -20,11 +20,6 @@ interface WorkerSuccess {
   ok: true;
   title: string | null;
   pages: PdfLine[][];
-}
-interface WorkerFailure {
-  ok: false;
-  name: string;
-  message: string;
 }
 
 /**
@@ -97,36 +92,13 @@ export class PdfDocumentParser {
 
   private readInWorker(content: Buffer): Promise<WorkerSuccess | WorkerFailure> {
     const data = new Uint8Array(content); // a copy, transferred to the worker
-    return new Promise((resolve, reject) => {
-      let settled = false;
-      const worker = new Worker(WORKER_SOURCE, {
-        eval: true,
-        workerData: { unpdfPath: require.resolve('unpdf'), data },
-        transferList: [data.buffer],
-        resourceLimits: { maxOldGenerationSizeMb: this.maxMemoryMb },
-        stdout: true,
-        stderr: true,
-      });
-      const finish = (outcome: () => void): void => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(timer);
-        outcome();
-        void worker.terminate();
-      };
-      const limit = this.timeoutMs >= 1000 ? `${Math.round(this.timeoutMs / 1000)} seconds` : `${this.timeoutMs} ms`;
-      const timer = setTimeout(() => finish(() => reject(parsingFailed(`The PDF took longer than ${limit} to read.`))), this.timeoutMs);
-      worker.once('message', (message: WorkerSuccess | WorkerFailure) => finish(() => resolve(message)));
-      worker.once('error', (error: Error & { code?: string }) =>
-        finish(() =>
-          reject(
-            error.code === 'ERR_WORKER_OUT_OF_MEMORY'
-              ? parsingFailed(`The PDF needs more than ${this.maxMemoryMb} MiB of memory to read.`, error)
-              : parsingFailed(`The PDF could not be read: ${errorSummary(error)}`, error),
-          ),
-        ),
-      );
-      worker.once('exit', (code) => finish(() => reject(parsingFailed(`The PDF could not be read (the reader stopped with code ${code}).`))));
+    return parseInWorker({
+      source: WORKER_SOURCE,
+      workerData: { unpdfPath: require.resolve('unpdf'), data },
+      transferList: [data.buffer],
+      timeoutMs: this.timeoutMs,
+      maxMemoryMb: this.maxMemoryMb,
+      subject: 'The PDF',
     });
   }
 }
