@@ -115,4 +115,22 @@ describe.each<ServiceMode>(['embedded', 'distributed'])('audit document operatio
     }
     expect((await audit('/audit/document/list', { instance_id: instanceId }, people.expert.key)).body.response.total).toBe(3);
   });
+  // Last: it breaks the instance's repository link.
+  it('reports a revoked audit link key as a configuration error, not as an outage to retry', async () => {
+    const [link] = (await audit('/audit/instance/get-svc-instances', { instance_id: instanceId })).body.response;
+    const keys = await post(`${service.urls.retrieval}/retrieval/instances/api-keys/list`, { instance_id: link.svc_instance_id }, adminKey);
+    const linkKey = keys.body.response.items.find((k: Json) => k.name === 'audit link');
+    expect((await post(`${service.urls.retrieval}/retrieval/instances/api-keys/revoke`, { instance_id: link.svc_instance_id, api_key_id: linkKey.id }, adminKey)).status).toBe(200);
+    const res = await audit('/audit/document/list', { instance_id: instanceId });
+    if (mode === 'embedded') {
+      // In one process the audit side reads the repository directly: the instance API key plays no part.
+      expect(res.status).toBe(200);
+      return;
+    }
+    expect(res.status).toBe(500);
+    expect(res.body.code).toBe('REPOSITORY.LINK_CREDENTIAL_REJECTED');
+    expect(res.body.detail).toContain('was revoked or is wrong');
+    expect(res.headers.get('retry-after')).toBeNull();
+    expect(JSON.stringify(res.body)).not.toContain(link.api_key);
+  });
 });

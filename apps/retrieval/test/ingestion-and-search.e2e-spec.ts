@@ -122,6 +122,9 @@ describe.each<ServiceMode>(['embedded', 'distributed'])('ingestion and semantic 
     expect(unanswered.body.response).toMatchObject({ got_answer: false, answer: '', confident_rate: 0, documents: [] });
 
     expect((await api('/api/search/stats/count-search', {})).body).toEqual({ response: 2 });
+    // The spec's count endpoints take no body: a bare POST works too.
+    const bare = await fetch(`${service.urls.retrieval}/api/search/stats/count-answered-search`, { method: 'POST', headers: { 'instance-id': instanceId, 'api-key': instanceKey } });
+    expect([bare.status, await bare.json()]).toEqual([200, { response: 1 }]);
     expect((await api('/api/search/stats/count-answered-search', {})).body).toEqual({ response: 1 });
     // From the day the first search was made to today (the same day, unless the test runs over midnight UTC).
     const today = new Date().toISOString().slice(0, 10);
@@ -176,7 +179,10 @@ describe.each<ServiceMode>(['embedded', 'distributed'])('ingestion and semantic 
     // Replacing a document counts its new size instead of adding to the old one.
     expect((await api('/api/documents/upsert', { external_id: 'filler-1.txt', name: 'filler-1.txt', content_text: `${filler} v2` })).status).toBe(200);
     expect((await api('/api/documents/delete', { document_id: (await api('/api/documents/list', {})).body.response.items.find((d: Json) => d.external_id === 'filler-1.txt').id })).status).toBe(200);
-    expect((await api('/api/documents/list', {}, { 'instance-id': instanceId, 'api-key': 'svc_ins_wrong' })).status).toBe(401);
+    const wrongKey = await api('/api/documents/list', {}, { 'instance-id': instanceId, 'api-key': 'svc_ins_wrong' });
+    expect(wrongKey.status).toBe(401);
+    // The instance API takes instance-id + api-key, not Bearer tokens: no OAuth challenge points there.
+    expect(wrongKey.headers.get('www-authenticate')).toBeNull();
     expect((await api('/api/documents/list', {}, {})).status).toBe(401);
     expect((await post(`${service.urls.retrieval}/api/documents/list`, {}, adminKey)).status).toBe(401);
     const otherInstance = (await post(`${service.urls.audit}/audit/instance/create`, { name: 'Other' }, adminKey)).body.response.instance_id;

@@ -71,14 +71,21 @@ describe.each<ServiceMode>(['embedded', 'distributed'])('cli ingest into a runni
     expect(found.body.response.documents_contents[0].document_name).toBe('warranty.pdf');
   });
 
-  it('re-uploads nothing that did not change, and re-indexes a changed file under the same document', async () => {
+  it('re-indexes nothing already indexed, re-indexes a changed file under the same document, and retries a failed one', async () => {
     const before: Json[] = (await api('/api/documents/list', { limit: 100 })).body.response.items;
     writeFileSync(join(folder, 'parking.txt'), 'Parking costs 5 euros a day.');
     const again = await ingest('--json');
     expect(again.code).toBe(0);
-    expect(JSON.parse(again.stdout)).toMatchObject({ files: 6, queued: 1, unchanged: 5, failed: 0 });
+    // parking.txt changed; broken.pdf failed last time, so sending it again tries again (it fails again).
+    expect(JSON.parse(again.stdout)).toMatchObject({ files: 6, queued: 2, unchanged: 4, failed: 0 });
+    for (let deadline = Date.now() + 60000; (await api('/api/documents/progress', {})).body.response.done !== true; await new Promise((r) => setTimeout(r, 250))) {
+      if (Date.now() > deadline) throw new Error('indexation still running after 60 s');
+    }
     const after: Json[] = (await api('/api/documents/list', { limit: 100 })).body.response.items;
     expect(after.map((d) => d.id).sort()).toEqual(before.map((d) => d.id).sort());
+    expect(Object.fromEntries(after.map((d) => [d.external_id, d.state]))).toMatchObject({ 'parking.txt': 'INDEXED', 'broken.pdf': 'PARSING_ERROR' });
+    const found = await post(`${service.urls.retrieval}/retrieval/semantic-nodes/search`, { query: 'how much does parking cost', instance_id: instanceId }, adminKey);
+    expect(found.body.response.semantic_nodes[0].text).toContain('5 euros');
   });
 
   it('stops with exit code 1 when the instance key is refused', async () => {
