@@ -15,6 +15,11 @@ export abstract class DocumentRepository {
    * one external id, or uploads racing for the instance's quota, then take turns.
    */
   abstract lockInstanceIngestion(instanceId: string): Promise<void>;
+  /**
+   * Marks the document PARSING (failure reason cleared) if it holds `contentHash` and waits for its
+   * indexation (PENDING, or PARSING on a retry), in one atomic statement; returns it then, else null.
+   */
+  abstract startIndexation(instanceId: string, id: string, contentHash: string, now: Date): Promise<RepositoryDocument | null>;
   /** The instance's documents with these ids (DELETED ones included), in no particular order; unknown ids are skipped. */
   abstract getMany(instanceId: string, ids: string[]): Promise<RepositoryDocument[]>;
   /** Inserts or replaces the document row (by id). */

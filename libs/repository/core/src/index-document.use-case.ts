@@ -40,14 +40,9 @@ export class IndexDocument {
     // Reads and the slow work (parsing, embedding) run outside any transaction: in the embedded mode
     // a transaction holds the only database connection. The writes then commit together, after a
     // re-check that the document still has this content (a newer version may have arrived).
-    const document = await this.uow.run(async () => {
-      const current = await this.documents.get(payload.instanceId, payload.documentId, { forUpdate: true });
-      // Queued work always finds PENDING (or PARSING, on a retry); anything else means another job
-      // already finished this content (a redelivery after a crash, say).
-      if (!isCurrent(current, payload) || !inProgress(current)) return null;
-      if (current.state !== 'PARSING') await this.documents.save({ ...current, state: 'PARSING', failureReason: null, updatedAt: this.clock.now() });
-      return current;
-    });
+    // Queued work always finds PENDING (or PARSING, on a retry); anything else means the document
+    // moved on, or another job already finished this content (a redelivery after a crash, say).
+    const document = await this.documents.startIndexation(payload.instanceId, payload.documentId, payload.contentHash, this.clock.now());
     if (!document) return 'stale';
     const content = await this.documents.loadContent(document.id);
     if (!content) {

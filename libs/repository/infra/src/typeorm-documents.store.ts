@@ -62,6 +62,19 @@ export class TypeOrmDocumentRepository extends DocumentRepository {
     return row ? toDocument(row) : null;
   }
 
+  async startIndexation(instanceId: string, id: string, contentHash: string, now: Date): Promise<RepositoryDocument | null> {
+    // One guarded statement (its own row lock and commit): no transaction round trips per job.
+    const [row] = await this.q<DocumentRow>(
+      `WITH changed AS (
+         UPDATE repository.documents SET state = 'PARSING', failure_reason = NULL, updated_at = $4
+          WHERE instance_id = $1 AND id = $2 AND content_hash = $3 AND state IN ('PENDING', 'PARSING')
+          RETURNING *)
+       SELECT * FROM changed`,
+      [instanceId, id, contentHash, now],
+    );
+    return row ? toDocument(row) : null;
+  }
+
   async getMany(instanceId: string, ids: string[]): Promise<RepositoryDocument[]> {
     if (ids.length === 0) return [];
     const rows = await this.q<DocumentRow>(`SELECT * FROM repository.documents WHERE instance_id = $1 AND id = ANY($2)`, [instanceId, ids]);
