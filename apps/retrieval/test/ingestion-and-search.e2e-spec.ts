@@ -181,8 +181,8 @@ describe.each<ServiceMode>(['embedded', 'distributed'])('ingestion and semantic 
     expect((await api('/api/documents/delete', { document_id: (await api('/api/documents/list', {})).body.response.items.find((d: Json) => d.external_id === 'filler-1.txt').id })).status).toBe(200);
     const wrongKey = await api('/api/documents/list', {}, { 'instance-id': instanceId, 'api-key': 'svc_ins_wrong' });
     expect(wrongKey.status).toBe(401);
-    // The instance API takes instance-id + api-key, not Bearer tokens: no OAuth challenge points there.
-    expect(wrongKey.headers.get('www-authenticate')).toBeNull();
+    // The instance API takes instance-id + api-key, not Bearer tokens: its challenge says so, and no OAuth one points there.
+    expect(wrongKey.headers.get('www-authenticate')).toBe('InstanceKey realm="instance API", headers="instance-id api-key"');
     expect((await api('/api/documents/list', {}, {})).status).toBe(401);
     expect((await post(`${service.urls.retrieval}/api/documents/list`, {}, adminKey)).status).toBe(401);
     const otherInstance = (await post(`${service.urls.audit}/audit/instance/create`, { name: 'Other' }, adminKey)).body.response.instance_id;

@@ -3,7 +3,7 @@ import { DomainError, InsufficientScopeError } from '@svc/kernel';
 import { PlatformExceptionFilter } from './exception.filter';
 import { OperationDefinition, Surface } from './operation.decorator';
 import { OperationRegistry, RegisteredOperation } from './operation-registry';
-import { ResourceServerOptions } from './resource-server';
+import { INSTANCE_KEY_CHALLENGE, ResourceServerOptions } from './resource-server';
 
 const resourceServer = new ResourceServerOptions('retrieval', 'https://retrieval.example.com', 'https://auth.example.com');
 
@@ -42,16 +42,16 @@ function respond(exception: unknown, request: { path: string; route?: { path: st
 const missingCredential = () => DomainError.unauthenticated('AUTH.MISSING_CREDENTIAL', 'Send a credential.');
 
 describe('PlatformExceptionFilter: WWW-Authenticate by surface', () => {
-  it('sends no Bearer challenge on a 401 of the instance API, which takes instance-id + api-key and refuses Bearer', () => {
+  it('challenges for an instance key, not a Bearer token, on a 401 of the instance API (it refuses Bearer)', () => {
     const res = respond(missingCredential(), { path: '/api/search/stats/count-search', route: { path: '/api/search/stats/count-search' } });
     expect(res.status).toBe(401);
     expect(res.body).toMatchObject({ code: 'AUTH.MISSING_CREDENTIAL', detail: 'Send a credential.' });
-    expect(res.wwwAuthenticate).toBeUndefined();
+    expect(res.wwwAuthenticate).toBe(INSTANCE_KEY_CHALLENGE);
   });
 
   it('finds the instance surface without a matched route too, as Express matches paths (case, trailing slash)', () => {
-    expect(respond(missingCredential(), { path: '/API/Documents/Upsert/' }).wwwAuthenticate).toBeUndefined();
-    expect(respond(missingCredential(), { path: '/api/documents/upsert', headers: { authorization: 'Bearer x' } }).wwwAuthenticate).toBeUndefined();
+    expect(respond(missingCredential(), { path: '/API/Documents/Upsert/' }).wwwAuthenticate).toBe(INSTANCE_KEY_CHALLENGE);
+    expect(respond(missingCredential(), { path: '/api/documents/upsert', headers: { authorization: 'Bearer x' } }).wwwAuthenticate).toBe(INSTANCE_KEY_CHALLENGE);
   });
 
   it('keeps the Bearer challenge on the REST surface and on /mcp', () => {

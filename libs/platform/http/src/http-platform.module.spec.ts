@@ -97,11 +97,11 @@ describe('HttpPlatformModule over HTTP', () => {
     expect(nullBody.body).toMatchObject({ code: 'REQUEST.BODY_NOT_OBJECT' });
   });
 
-  it('sends no Bearer challenge with a 401 of the instance API', async () => {
+  it('challenges for an instance key, never a Bearer token, with a 401 of the instance API', async () => {
     for (const headers of [{}, { 'instance-id': 'ki_1', 'api-key': 'bad' }, { authorization: 'Bearer some-token' }]) {
       const res = await request(app.getHttpServer()).post('/api/probe/count').set(headers).send({});
       expect(res.status).toBe(401);
-      expect(res.headers['www-authenticate']).toBeUndefined();
+      expect(res.headers['www-authenticate']).toBe('InstanceKey realm="instance API", headers="instance-id api-key"');
     }
   });
 

@@ -12,8 +12,9 @@ describe('ResourceServerOptions.challenge', () => {
   });
 
   it('sends no Bearer challenge for surfaces that do not take Bearer tokens from this resource server', () => {
-    expect(audit.challenge('/api/search/stats/count-search', 401, unauthenticated, false, 'instance')).toBeUndefined();
-    expect(audit.challenge('/api/documents/upsert', 401, unauthenticated, true, 'instance')).toBeUndefined();
+    expect(audit.challenge('/api/search/stats/count-search', 401, unauthenticated, false, 'instance')).toBe('InstanceKey realm="instance API", headers="instance-id api-key"');
+    expect(audit.challenge('/api/documents/upsert', 401, unauthenticated, true, 'instance')).toBe('InstanceKey realm="instance API", headers="instance-id api-key"');
+    expect(audit.challenge('/api/documents/upsert', 403, unauthenticated, true, 'instance')).toBeUndefined();
     expect(audit.challenge('/core/organization/api-keys/list', 401, unauthenticated, true, 'platform')).toBeUndefined();
   });
 

@@ -57,10 +57,13 @@ export class ResourceServerOptions {
   /**
    * `WWW-Authenticate` for a refused request (RFC 6750 §3, RFC 9728 §5.1): 401s point at the
    * metadata, and say `invalid_token` when a token was presented; scope refusals name the scope.
-   * Only the `resource` surface (REST and `/mcp`) takes Bearer tokens: the instance API (`instance-id`
-   * + `api-key` headers, Bearer refused) and the platform surface get no Bearer challenge.
+   * Only the `resource` surface (REST and `/mcp`) takes Bearer tokens. The instance API refuses them:
+   * its 401s name its own scheme instead (`instance-id` + `api-key` headers), so a client is never sent
+   * to OAuth for a key it cannot use there (every 401 carries a challenge, RFC 9110 §15.5.2). The
+   * platform surface gets none from this resource server.
    */
   challenge(path: string, status: number, error: unknown, presentedToken: boolean, surface: Surface = 'resource'): string | undefined {
+    if (surface === 'instance') return status === 401 ? INSTANCE_KEY_CHALLENGE : undefined;
     if (surface !== 'resource') return undefined;
     const metadata = `resource_metadata="${this.metadataUrl(path)}"`;
     if (status === 401) return `Bearer ${presentedToken ? 'error="invalid_token", ' : ''}${metadata}`;
@@ -68,6 +71,9 @@ export class ResourceServerOptions {
     return undefined;
   }
 }
+
+/** The instance API's challenge: an instance API key in the `api-key` header, with the `instance-id` header. */
+export const INSTANCE_KEY_CHALLENGE = 'InstanceKey realm="instance API", headers="instance-id api-key"';
 
 export function isMcpPath(path: string): boolean {
   return path === '/mcp' || path.startsWith('/mcp/') || path.startsWith('/mcp?');
