@@ -3,7 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { loadConfig, PlatformCoreModule } from '@svc/config';
 import { DatabaseModule } from '@svc/database';
 import { Embedder, isDomainError } from '@svc/kernel';
-import { CreateRepositoryInstance, DeleteDocument, DocumentRepository, IndexDocument, IngestDocument, SearchSemanticNodes, SemanticNodeRepository } from '@svc/repository-core';
+import { CreateRepositoryInstance, DeleteDocument, DocumentRepository, IndexDocument, IngestDocument, ReindexDocuments, SearchSemanticNodes, SemanticNodeRepository } from '@svc/repository-core';
 import { createTestDatabase, TestDatabase } from '@svc/test-kit';
 import { DataSource } from 'typeorm';
 import { repositoryContext } from './app-modules';
@@ -103,6 +103,15 @@ describe('document writers racing on PostgreSQL', () => {
     expect((await documents.get(instanceId, doc.id))?.state).toBe('INDEXED');
   });
 
+  /** Resolves once another session of this database waits for a lock: the race is really on. */
+  async function waitingOnALock(): Promise<void> {
+    for (const deadline = Date.now() + 5000; Date.now() < deadline; await pause(20)) {
+      const [row] = await sql.query(`SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`);
+      if (Number(row.n) > 0) return;
+    }
+    throw new Error('no session waited for a lock within 5 s: the writers did not take turns');
+  }
+
   /**
    * Runs the indexation of `doc` into its final transaction, and holds it there (after it has read
    * the document, before it writes anything) until `release`.
@@ -125,7 +134,7 @@ describe('document writers racing on PostgreSQL', () => {
     const doc = await upload('refunds', '# Refunds\n\nRefunds are paid within 30 days of the request.');
     const indexing = await indexingHeldInFinalWrite(doc);
     const deleting = app.get(DeleteDocument).execute(instanceId, 'org_race', doc.id);
-    await pause(300); // the delete is now waiting on the document's row
+    await waitingOnALock(); // the delete waits for the document's row
     indexing.release();
     await Promise.all([indexing.run, deleting]);
     expect((await documents.get(instanceId, doc.id))?.state).toBe('DELETED');
@@ -139,7 +148,7 @@ describe('document writers racing on PostgreSQL', () => {
     const v1 = await upload('policy', '# Policy\n\nVersion one says thirty days.');
     const indexing = await indexingHeldInFinalWrite(v1);
     const v2upload = upload('policy', '# Policy\n\nVersion two says fourteen days.');
-    await pause(300);
+    await waitingOnALock(); // the upload waits for the document's row
     indexing.release();
     const [, v2] = await Promise.all([indexing.run, v2upload]);
     expect(v2.content_hash).not.toBe(v1.content_hash);
@@ -152,6 +161,20 @@ describe('document writers racing on PostgreSQL', () => {
     expect(found.semantic_nodes.map((n) => n.text).join(' ')).not.toContain('thirty');
   });
 
+  it('queues a re-index even while a job for the same content is still live (it may be past its write)', async () => {
+    const doc = await upload('reindexed', '# Reindexed\n\nQueued twice on purpose.');
+    const queued = async () =>
+      Number((await sql.query(`SELECT count(*) AS n FROM jobs.jobs WHERE name = 'repository.index-document' AND payload->>'documentId' = $1 AND state = 'queued'`, [doc.id]))[0].n);
+    expect(await queued()).toBe(1);
+    expect(await app.get(ReindexDocuments).execute(instanceId, doc.id)).toEqual({ queued: 1 });
+    expect(await app.get(ReindexDocuments).execute(instanceId)).toEqual({ queued: 1 });
+    // Three jobs: the first to run indexes the content, the others find it indexed and stop.
+    expect(await queued()).toBe(3);
+    const payload = { instanceId, documentId: doc.id, contentHash: doc.content_hash };
+    expect(await index.execute(payload, attempt)).toBe('indexed');
+    expect(await index.execute(payload, attempt)).toBe('stale');
+  });
+
   it('marks a document whose indexation gave up, and queues it again when the same file is sent again', async () => {
     const doc = await upload('stuck', '# Stuck\n\nThe worker died while reading this.');
     await index.recordGiveUp({ instanceId, documentId: doc.id, contentHash: doc.content_hash }, 'Gave up after 5 attempts: the worker stopped during the last one.');
@@ -159,6 +182,15 @@ describe('document writers racing on PostgreSQL', () => {
     const again = await upload('stuck', '# Stuck\n\nThe worker died while reading this.');
     expect(again).toMatchObject({ state: 'PENDING', reindexing: true });
     expect(await index.execute({ instanceId, documentId: doc.id, contentHash: doc.content_hash }, attempt)).toBe('indexed');
+    // Only the jobs' verdict or a domain error reaches clients; other error text stays in the server log.
+    const other = await upload('other', '# Other\n\nA driver error will not show.');
+    await index.recordGiveUp({ instanceId, documentId: other.id, contentHash: other.content_hash }, 'QueryFailedError: duplicate key value violates unique constraint "secret_index"');
+    expect((await documents.get(instanceId, other.id))?.failureReason).toBe('Indexation failed: an unexpected error (the server log has the details).');
+    await index.recordGiveUp({ instanceId, documentId: other.id, contentHash: other.content_hash }, 'Gave up after 5 attempts: the worker stopped during the last one. Last error: connect ECONNREFUSED 10.0.0.5:5432');
+    // (Already failed: a second give-up does not overwrite the first reason.)
+    expect((await documents.get(instanceId, other.id))?.failureReason).toBe('Indexation failed: an unexpected error (the server log has the details).');
+    // A job queued again for the same content starts even after a late give-up marked it failed.
+    expect(await index.execute({ instanceId, documentId: other.id, contentHash: other.content_hash }, attempt)).toBe('indexed');
     // A give-up reported after the content was indexed (a duplicate delivery) changes nothing.
     await index.recordGiveUp({ instanceId, documentId: doc.id, contentHash: doc.content_hash }, 'late');
     expect((await documents.get(instanceId, doc.id))?.state).toBe('INDEXED');

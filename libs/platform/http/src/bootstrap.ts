@@ -7,6 +7,7 @@ import { errorBody } from './error-body';
 import { toDomainError } from './exception.filter';
 import { PinoNestLogger } from './logger';
 import { PlatformRequest, resolveRequestId } from './request-context';
+import { noBodyAsEmptyObject } from './validation';
 
 export interface HttpAppOptions {
   name: string;
@@ -39,6 +40,7 @@ export async function startHttpApp(module: Type<unknown> | object, options: Http
   // A body already read by a route-specific parser is skipped by this one.
   app.use(json({ limit: options.jsonBodyLimit, strict: false, type: jsonTypes }));
   app.use(urlencoded({ extended: false, limit: '64kb' }));
+  app.use(noBodyAsEmptyObject);
   // Body-parser failures (bad JSON, too large, bad charset) never reach Nest's filters: answer them here, same shape.
   app.use((error: unknown, req: Request, res: Response, next: NextFunction) => {
     if (!error) return next();

@@ -9,6 +9,7 @@ import { READINESS_CHECKS } from './health.controller';
 import { HttpPlatformModule } from './http-platform.module';
 import { DeclareOperation } from './operation.decorator';
 import { ResourceServerOptions } from './resource-server';
+import { noBodyAsEmptyObject } from './validation';
 
 /**
  * The platform's HTTP conventions on a real Express 5 stack (body-parser 2 leaves `req.body`
@@ -73,6 +74,7 @@ describe('HttpPlatformModule over HTTP', () => {
     class ProbeAppModule {}
     app = await NestFactory.create(ProbeAppModule, { bodyParser: false, logger: false, abortOnError: false });
     app.use(json({ strict: false, type: ['application/json', 'application/*+json'] }));
+    app.use(noBodyAsEmptyObject);
     await app.init();
   });
 
@@ -86,6 +88,15 @@ describe('HttpPlatformModule over HTTP', () => {
     const res = await request(app.getHttpServer()).post('/api/probe/count').set(instanceHeaders);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ response: 7 });
+  });
+
+  it('refuses a body that is not JSON instead of reading it as {} (no filter, no paging dropped)', async () => {
+    // What fetch sends for a string body without a Content-Type: text/plain.
+    const text = await request(app.getHttpServer()).post('/api/probe/count').set({ ...instanceHeaders, 'content-type': 'text/plain' }).send('{"state":"INDEXED"}');
+    expect(text.status).toBe(400);
+    expect(text.body).toMatchObject({ code: 'REQUEST.BODY_NOT_JSON' });
+    const chunked = await request(app.getHttpServer()).post('/api/probe/count').set({ ...instanceHeaders, 'content-type': 'application/octet-stream', 'transfer-encoding': 'chunked' }).send('x');
+    expect(chunked.status).toBe(400);
   });
 
   it('names the missing field of a POST without a body, and still refuses JSON null', async () => {

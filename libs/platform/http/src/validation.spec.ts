@@ -53,10 +53,11 @@ describe('validateInput (no body)', () => {
     await expect(validateInput(OneId, undefined)).rejects.toMatchObject({ code: 'REQUEST.VALIDATION_FAILED', errors: [expect.objectContaining({ field: 'conflict_id' })] });
   });
 
-  it('does the same through the @Body() pipe', async () => {
+  it('refuses, through the @Body() pipe, a body that no JSON parser read (an HTTP POST without a body arrives as {})', async () => {
     const pipe = new StrictBodyPipe();
-    await expect(pipe.transform(undefined, { type: 'body', metatype: NoFields })).resolves.toBeInstanceOf(NoFields);
-    await expect(pipe.transform(undefined, { type: 'body', metatype: OneId })).rejects.toMatchObject({ code: 'REQUEST.VALIDATION_FAILED', errors: [expect.objectContaining({ field: 'conflict_id' })] });
+    await expect(pipe.transform(undefined, { type: 'body', metatype: NoFields })).rejects.toMatchObject({ kind: 'invalid', code: 'REQUEST.BODY_NOT_JSON' });
+    await expect(pipe.transform({}, { type: 'body', metatype: NoFields })).resolves.toBeInstanceOf(NoFields);
+    await expect(pipe.transform({}, { type: 'body', metatype: OneId })).rejects.toMatchObject({ code: 'REQUEST.VALIDATION_FAILED', errors: [expect.objectContaining({ field: 'conflict_id' })] });
   });
 
   it('still refuses a body that is present but not an object, JSON null included', async () => {

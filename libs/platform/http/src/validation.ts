@@ -61,9 +61,10 @@ export class PaginationInput {
  * Strict body validation: the body must be a JSON object, unknown fields are refused by name, and a
  * wrong id prefix is reported with a hint. Every failure is one 400 listing each bad field.
  *
- * No body at all (`undefined`: body-parser 2 leaves `req.body` unset on a POST without one; an MCP call
- * without arguments) reads as `{}`: operations without fields work, the others name their missing
- * fields. A body that is present must be an object: JSON `null`, arrays and scalars are refused.
+ * No input at all (`undefined`: an MCP call without arguments) reads as `{}`: operations without
+ * fields work, the others name their missing fields. Input that is present must be an object: JSON
+ * `null`, arrays and scalars are refused. (Over HTTP, `noBodyAsEmptyObject` turns a POST without a
+ * body into `{}`, and StrictBodyPipe refuses a body no JSON parser read.)
  */
 export async function validateInput<T extends object>(type: Type<T>, body: unknown): Promise<T> {
   const input = body === undefined ? {} : body;
@@ -118,11 +119,34 @@ function flatten(failures: ValidationError[], parent = ''): FieldError[] {
   });
 }
 
-/** Nest pipe for `@Body()`: the body class comes from the parameter's type. */
+/**
+ * Nest pipe for `@Body()`: the body class comes from the parameter's type. An unset body here means
+ * one was sent that no JSON parser read (say `text/plain`, what `fetch` sends for a string without a
+ * Content-Type): refused, never read as `{}`, which would turn "re-index this document" into "re-index
+ * them all". (A POST without any body was already made `{}` by `noBodyAsEmptyObject`.)
+ */
 @Injectable()
 export class StrictBodyPipe implements PipeTransform {
   async transform(value: unknown, metadata: { type: string; metatype?: Type<unknown> }): Promise<unknown> {
     if (metadata.type !== 'body' || !metadata.metatype || metadata.metatype === Object) return value;
+    if (value === undefined) {
+      throw DomainError.invalid('REQUEST.BODY_NOT_JSON', 'The request body must be JSON.', { hint: 'Send it with Content-Type: application/json, or send no body at all for an operation without fields.' });
+    }
     return validateInput(metadata.metatype as Type<object>, value);
   }
+}
+
+/** True when the request carries no body (no Transfer-Encoding, and no Content-Length or 0). */
+export function hasNoBody(headers: Record<string, string | string[] | undefined>): boolean {
+  const length = headers['content-length'];
+  return headers['transfer-encoding'] === undefined && (length === undefined || length === '0');
+}
+
+/**
+ * Express middleware, after the body parsers: a request without any body gets `{}` as its body, so
+ * the spec's "no body" operations work whatever the client sends for an empty POST.
+ */
+export function noBodyAsEmptyObject(req: { body?: unknown; headers: Record<string, string | string[] | undefined> }, _res: unknown, next: () => void): void {
+  if (req.body === undefined && hasNoBody(req.headers)) req.body = {};
+  next();
 }

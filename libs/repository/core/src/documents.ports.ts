@@ -16,8 +16,9 @@ export abstract class DocumentRepository {
    */
   abstract lockInstanceIngestion(instanceId: string): Promise<void>;
   /**
-   * Marks the document PARSING (failure reason cleared) if it holds `contentHash` and waits for its
-   * indexation (PENDING, or PARSING on a retry), in one atomic statement; returns it then, else null.
+   * Marks the document PARSING (failure reason cleared) if it holds `contentHash` and is not INDEXED
+   * or DELETED, in one atomic statement; returns it then, else null. (A failed state is taken too: a
+   * job queued again for the same content may start after a late give-up of the previous one.)
    */
   abstract startIndexation(instanceId: string, id: string, contentHash: string, now: Date): Promise<RepositoryDocument | null>;
   /** The instance's documents with these ids (DELETED ones included), in no particular order; unknown ids are skipped. */

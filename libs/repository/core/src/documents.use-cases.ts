@@ -20,17 +20,22 @@ export interface IngestInput {
 
 const documentNotFound = (id: string) => DomainError.notFound('REPOSITORY.DOCUMENT_NOT_FOUND', `Document ${id} does not exist.`);
 
+/**
+ * Queues the indexation of the document's current content. No dedupe key: a job that is still
+ * "running" may already have written its result (it is marked completed just after), and a request
+ * deduplicated against it would leave the document PENDING for ever. A surplus job costs little: it
+ * finds the content indexed (or replaced) and stops at once.
+ */
 function enqueueIndexation(jobs: JobQueue, document: RepositoryDocument) {
   const payload: RepositoryIndexDocumentPayload = { instanceId: document.instanceId, documentId: document.id, contentHash: document.contentHash };
-  return jobs.enqueue(REPOSITORY_JOB_NAMES.indexDocument, payload, { dedupeKey: `${document.id}:${document.contentHash}` });
+  return jobs.enqueue(REPOSITORY_JOB_NAMES.indexDocument, payload);
 }
 
 /**
  * Adds a document or replaces the one with the same external id. New or changed content is stored
  * and queued for indexation in the same transaction; content already indexed (same bytes, same media
  * type) only updates the metadata, so it is never parsed or embedded twice. The same bytes sent again
- * for a document that failed, or whose indexation is still pending, queue it again (a live job for
- * that content is never doubled).
+ * for a document that failed, or whose indexation is still pending, queue it again.
  */
 @Injectable()
 export class IngestDocument {
@@ -194,8 +199,7 @@ const REINDEX_BATCH = 200;
 
 /**
  * Queues every live document of the instance (or one) for indexation again, e.g. after a model
- * change. A whole instance goes in batches of short transactions, so other requests are not held up;
- * a document whose indexation is already queued is not queued twice.
+ * change. A whole instance goes in batches of short transactions, so other requests are not held up.
  */
 @Injectable()
 export class ReindexDocuments {

@@ -40,8 +40,8 @@ export class IndexDocument {
     // Reads and the slow work (parsing, embedding) run outside any transaction: in the embedded mode
     // a transaction holds the only database connection. The writes then commit together, after a
     // re-check that the document still has this content (a newer version may have arrived).
-    // Queued work always finds PENDING (or PARSING, on a retry); anything else means the document
-    // moved on, or another job already finished this content (a redelivery after a crash, say).
+    // Nothing to do when the document moved on (other content, deleted) or this content is already
+    // indexed (a redelivery after a crash, say).
     const document = await this.documents.startIndexation(payload.instanceId, payload.documentId, payload.contentHash, this.clock.now());
     if (!document) return 'stale';
     const content = await this.documents.loadContent(document.id);
@@ -103,7 +103,11 @@ export class IndexDocument {
    * document must not stay PENDING or PARSING, which would hold up its instance's audit for ever.
    */
   async recordGiveUp(payload: RepositoryIndexDocumentPayload, error: string): Promise<void> {
-    await this.fail(payload, 'PARSING_ERROR', `Indexation failed: ${error}`);
+    // Clients read the reason: the jobs' own verdict and domain errors ("CODE: message") are fit to
+    // show; anything else (a driver's or a library's message) stays in the server log.
+    const gaveUp = /^Gave up after \d+ attempts: the worker stopped during the last one\./.exec(error);
+    const shown = gaveUp ? gaveUp[0] : /^[A-Z]+(?:\.[A-Z0-9_]+)+: /.test(error) ? error : 'an unexpected error (the server log has the details).';
+    await this.fail(payload, 'PARSING_ERROR', `Indexation failed: ${shown}`);
   }
 
   /** Records a failure on the document if it still has this content; false when it moved on. */

@@ -113,22 +113,21 @@ export class AnswerSearch {
   }
 }
 
-/** A date-range bound: `YYYY-MM-DD`, or a date-time with its zone (`Z` or `±hh:mm`), seconds and fraction optional. */
+/** A date-range bound: `YYYY-MM-DD`, or a date-time (`Z`, `±hh:mm` or no zone = UTC), seconds and fraction optional. */
 const DATE_INPUT = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|([+-])(\d{2}):(\d{2}))?)?$/;
-const DATE_FORMAT = 'YYYY-MM-DD (a whole UTC day) or an ISO 8601 date-time with Z or an offset, e.g. 2026-03-01T10:00:00Z';
+const DATE_FORMAT = 'YYYY-MM-DD (a whole UTC day) or an ISO 8601 date-time, e.g. 2026-03-01T10:00:00Z (UTC when it has no offset)';
 
 /**
- * Strict ISO 8601 reading of a date-range bound (BEHAVIOUR.md §1: a date or a date-time; days are UTC
- * days). A date-time needs its zone, since the server's own zone must not decide; calendar-impossible
- * values (2026-02-30, 25:00) are refused rather than rolled over.
+ * Strict ISO 8601 reading of a date-range bound (BEHAVIOUR.md §1: times are UTC; a date or a
+ * date-time; days are UTC days). A date-time without an offset is UTC, never the server's own zone;
+ * calendar-impossible values (2026-02-30, 25:00) are refused rather than rolled over.
  */
 function parseDateInput(value: string, field: string): { date: Date; dayOnly: boolean } {
   const invalid = (detail: string) =>
     DomainError.invalid('REQUEST.INVALID_DATE', detail, { errors: [{ field, message: `${field} must be ${DATE_FORMAT}` }] });
   const m = DATE_INPUT.exec(value);
   if (!m) throw invalid(`${field} is not a date: expected ${DATE_FORMAT}.`);
-  const [, y, mo, d, h, mi, sec, fraction, zone, sign, oh, om] = m;
-  if (h !== undefined && zone === undefined) throw invalid(`${field} is a date-time without a time zone: add Z or an offset such as +02:00.`);
+  const [, y, mo, d, h, mi, sec, fraction, , sign, oh, om] = m;
   const [year, month, day, hour, minute, second] = [y, mo, d, h ?? '0', mi ?? '0', sec ?? '0'].map(Number);
   const offsetMinutes = sign === undefined ? 0 : (sign === '-' ? -1 : 1) * (Number(oh) * 60 + Number(om));
   const daysInMonth = [31, isLeapYear(year) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1] ?? 0;

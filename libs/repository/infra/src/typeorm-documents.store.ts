@@ -67,7 +67,7 @@ export class TypeOrmDocumentRepository extends DocumentRepository {
     const [row] = await this.q<DocumentRow>(
       `WITH changed AS (
          UPDATE repository.documents SET state = 'PARSING', failure_reason = NULL, updated_at = $4
-          WHERE instance_id = $1 AND id = $2 AND content_hash = $3 AND state IN ('PENDING', 'PARSING')
+          WHERE instance_id = $1 AND id = $2 AND content_hash = $3 AND state NOT IN ('INDEXED', 'DELETED')
           RETURNING *)
        SELECT * FROM changed`,
       [instanceId, id, contentHash, now],

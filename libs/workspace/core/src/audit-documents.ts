@@ -64,7 +64,8 @@ const view = (instanceId: string, d: RemoteDocument, record?: DocumentRecord): A
   document_name: d.name,
   document_owner: record?.ownerUserId ?? null,
   extraproperties: d.extraproperties,
-  web_url: d.url ?? record?.webUrl ?? null,
+  // The repository's answer is the truth; the cached URL serves reads that do not ask it.
+  web_url: d.url ?? null,
   indexation_state: d.state,
 });
 

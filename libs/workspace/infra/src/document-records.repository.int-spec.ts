@@ -39,12 +39,14 @@ describe.each<TestDatabaseMode>(['embedded', 'postgres'])('TypeOrmDocumentRecord
 
   const webUrlOf = async (instanceId: string, documentId: string) => (await records.getMany(instanceId, [documentId]))[0]?.webUrl;
 
-  it('keeps a resolved web URL when a later resolution has none, and replaces it with a newer resolved one', async () => {
+  it('records the URL the repository last gave: a newer one replaces it, and so does none (the link was removed)', async () => {
     const instanceId = await newInstance();
     const [doc, other] = [newId('kd_'), newId('kd_')];
     await records.cacheWebUrls(instanceId, [{ documentId: doc, webUrl: 'https://wiki.example/a' }], at(1));
+    await records.cacheWebUrls(instanceId, [{ documentId: doc, webUrl: 'https://wiki.example/a2' }], at(2));
+    expect(await webUrlOf(instanceId, doc)).toBe('https://wiki.example/a2');
     await records.cacheWebUrls(instanceId, [{ documentId: doc, webUrl: null }, { documentId: other, webUrl: null }], at(2));
-    expect(await webUrlOf(instanceId, doc)).toBe('https://wiki.example/a');
+    expect(await webUrlOf(instanceId, doc)).toBeNull();
     // A first resolution without a URL still records the document, with no URL.
     expect(await records.getMany(instanceId, [other])).toEqual([{ instanceId, documentId: other, ownerUserId: null, webUrl: null }]);
     await records.cacheWebUrls(instanceId, [{ documentId: doc, webUrl: 'https://wiki.example/b' }], at(3));

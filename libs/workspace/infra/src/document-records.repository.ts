@@ -36,12 +36,15 @@ export class TypeOrmDocumentRecordRepository extends DocumentRecordRepository {
     );
   }
 
-  /** Keeps the last resolved URL of each document: an unresolved one (null) never erases an earlier one. */
+  /**
+   * Records each document's URL as the repository last gave it. null is an answer too (the document
+   * has no URL now) and replaces an earlier URL: a removed link must not live on in the cache.
+   */
   async cacheWebUrls(instanceId: string, urls: { documentId: string; webUrl: string | null }[], at: Date): Promise<void> {
     for (const { documentId, webUrl } of urls) {
       await this.uow.manager().query(
         `INSERT INTO workspace.document_records (instance_id, document_id, web_url, updated_at) VALUES ($1, $2, $3, $4)
-         ON CONFLICT (instance_id, document_id) DO UPDATE SET web_url = COALESCE(EXCLUDED.web_url, document_records.web_url)`,
+         ON CONFLICT (instance_id, document_id) DO UPDATE SET web_url = EXCLUDED.web_url`,
         [instanceId, documentId, webUrl, at],
       );
     }
