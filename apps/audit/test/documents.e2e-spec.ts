@@ -35,7 +35,8 @@ describe.each<ServiceMode>(['embedded', 'distributed'])('audit document operatio
     docs.b = (await ingest('b.md', { content_text: '# B\n\nRefunds take 14 days.' })).body.response.id;
     docs.broken = (await ingest('broken.pdf', { content_base64: Buffer.from('%PDF-1.7 broken').toString('base64') })).body.response.id;
     for (const deadline = Date.now() + 60000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 250))) {
-      if ((await audit('/audit/document/count', { instance_id: instanceId, state: 'PENDING' })).body.response === 0) break;
+      const waiting = await Promise.all(['PENDING', 'PARSING'].map(async (state) => (await audit('/audit/document/count', { instance_id: instanceId, state })).body.response));
+      if (waiting.every((n) => n === 0)) break;
     }
   }, 120000);
   afterAll(async () => {
