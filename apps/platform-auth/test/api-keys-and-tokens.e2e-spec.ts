@@ -1,5 +1,5 @@
 import { generateApiKey } from '@svc/identity-core';
-import { Json, post, RunningService, startService } from '@svc/test-kit';
+import { Json, post, RunningService, startService, waitFor } from '@svc/test-kit';
 import { createPublicKey } from 'node:crypto';
 import { createRemoteJWKSet, jwtVerify } from 'jose';
 import jsonwebtoken from 'jsonwebtoken';
@@ -96,12 +96,10 @@ describe('API keys and key exchange', () => {
     const key = created.body.response.api_key;
     expect((await audit('/audit/instance/get-instance', { instance_id: instanceId }, key)).status).toBe(200);
     // last_used_at is written after the answer, off the request's path: poll for it.
-    let lastUsedAt: string | null = null;
-    for (let i = 0; i < 40 && !lastUsedAt; i += 1) {
-      if (i > 0) await sleep(50);
+    const lastUsedAt = await waitFor(async () => {
       const listed = await platform('/core/organization/api-keys/list', {}, token);
-      lastUsedAt = listed.body.response.items.find((k: { id: string }) => k.id === created.body.response.id).last_used_at;
-    }
+      return listed.body.response.items.find((k: { id: string }) => k.id === created.body.response.id).last_used_at ?? undefined;
+    }, 2000, 'last_used_at');
     expect(lastUsedAt).not.toBeNull();
     expect((await platform('/core/organization/api-keys/revoke', { key_id: created.body.response.id }, token)).body).toEqual({ response: true });
     const after = await audit('/audit/instance/get-instance', { instance_id: instanceId }, key);

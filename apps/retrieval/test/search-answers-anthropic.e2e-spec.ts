@@ -1,6 +1,6 @@
 import { generateApiKey } from '@svc/identity-core';
 import { FakeAnthropicMessagesServer, readAnswerPrompt } from '@svc/llm/testing';
-import { Json, post, RunningService, ServiceMode, startService } from '@svc/test-kit';
+import { Json, post, RunningService, ServiceMode, startService, waitFor } from '@svc/test-kit';
 
 /**
  * `/api/search/query` with LLM_PROVIDER=anthropic: the retrieval app answers through Anthropic's
@@ -20,10 +20,8 @@ describe.each<ServiceMode>(['embedded', 'distributed'])('search answers through 
   const ask = (query: string, user = 'alice') => api('/api/search/query', { query, user });
   const count = async (what: string) => (await api(`/api/search/stats/${what}`, {})).body.response as number;
   /** The child process's log line may reach this process just after the response: wait up to 5 s for it. */
-  const outputContains = async (expected: string | RegExp) => {
-    const found = () => (typeof expected === 'string' ? service.output().includes(expected) : expected.test(service.output()));
-    for (const deadline = Date.now() + 5000; !found() && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 50));
-  };
+  const outputContains = (expected: string | RegExp) =>
+    waitFor(async () => ((typeof expected === 'string' ? service.output().includes(expected) : expected.test(service.output())) ? true : undefined), 5000, `the log line ${expected}`);
 
   beforeAll(async () => {
     messages.expectedApiKey = llmKey;
@@ -49,10 +47,7 @@ describe.each<ServiceMode>(['embedded', 'distributed'])('search answers through 
       content_text: '# Refund policy\n\nRefunds are processed within 30 days of the request.\n\nCard payments are refunded to the card.\n',
     });
     await api('/api/documents/upsert', { external_id: 'cafeteria.md', name: 'cafeteria.md', content_text: '# Cafeteria\n\nThe cafeteria opens at noon and closes at 3 pm.\n' });
-    for (const deadline = Date.now() + 60000; ; await new Promise((r) => setTimeout(r, 250))) {
-      if ((await api('/api/documents/progress', {})).body.response.done === true) break;
-      if (Date.now() > deadline) throw new Error('documents still pending after 60 s');
-    }
+    await waitFor(async () => ((await api('/api/documents/progress', {})).body.response.done === true ? true : undefined), 60000, 'the indexation to finish');
   }, 120000);
   beforeEach(() => messages.reset());
   afterAll(async () => {

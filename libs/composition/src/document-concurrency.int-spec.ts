@@ -4,7 +4,7 @@ import { loadConfig, PlatformCoreModule } from '@svc/config';
 import { DatabaseModule } from '@svc/database';
 import { Embedder, isDomainError } from '@svc/kernel';
 import { CreateRepositoryInstance, DeleteDocument, DocumentRepository, IndexDocument, IngestDocument, ReindexDocuments, SearchSemanticNodes, SemanticNodeRepository } from '@svc/repository-core';
-import { createTestDatabase, TestDatabase } from '@svc/test-kit';
+import { createTestDatabase, TestDatabase, waitFor } from '@svc/test-kit';
 import { DataSource } from 'typeorm';
 import { repositoryContext } from './app-modules';
 import { PERSISTENCE } from './persistence';
@@ -29,7 +29,6 @@ function gate(): { opened: Promise<void>; open: () => void } {
 }
 
 const attempt = { attempt: 1, maxAttempts: 3, progress: async () => undefined };
-const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
  * Writers of one document that overlap on PostgreSQL: uploads, deletes and the final write of an
@@ -105,11 +104,14 @@ describe('document writers racing on PostgreSQL', () => {
 
   /** Resolves once another session of this database waits for a lock: the race is really on. */
   async function waitingOnALock(): Promise<void> {
-    for (const deadline = Date.now() + 5000; Date.now() < deadline; await pause(20)) {
-      const [row] = await sql.query(`SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`);
-      if (Number(row.n) > 0) return;
-    }
-    throw new Error('no session waited for a lock within 5 s: the writers did not take turns');
+    await waitFor(
+      async () => {
+        const [row] = await sql.query(`SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`);
+        return Number(row.n) > 0 ? true : undefined;
+      },
+      5000,
+      'a session waiting for a lock (the writers did not take turns)',
+    );
   }
 
   /**
@@ -177,22 +179,22 @@ describe('document writers racing on PostgreSQL', () => {
 
   it('marks a document whose indexation gave up, and queues it again when the same file is sent again', async () => {
     const doc = await upload('stuck', '# Stuck\n\nThe worker died while reading this.');
-    await index.recordGiveUp({ instanceId, documentId: doc.id, contentHash: doc.content_hash }, 'Gave up after 5 attempts: the worker stopped during the last one.');
+    await index.recordGiveUp({ instanceId, documentId: doc.id, contentHash: doc.content_hash }, { workerStopped: true, attempts: 5 });
     expect(await documents.get(instanceId, doc.id)).toMatchObject({ state: 'PARSING_ERROR', failureReason: 'Indexation failed: Gave up after 5 attempts: the worker stopped during the last one.' });
     const again = await upload('stuck', '# Stuck\n\nThe worker died while reading this.');
     expect(again).toMatchObject({ state: 'PENDING', reindexing: true });
     expect(await index.execute({ instanceId, documentId: doc.id, contentHash: doc.content_hash }, attempt)).toBe('indexed');
     // Only the jobs' verdict or a domain error reaches clients; other error text stays in the server log.
     const other = await upload('other', '# Other\n\nA driver error will not show.');
-    await index.recordGiveUp({ instanceId, documentId: other.id, contentHash: other.content_hash }, 'QueryFailedError: duplicate key value violates unique constraint "secret_index"');
+    await index.recordGiveUp({ instanceId, documentId: other.id, contentHash: other.content_hash }, { error: Object.assign(new Error('duplicate key value violates unique constraint "secret_index"'), { name: 'QueryFailedError' }) });
     expect((await documents.get(instanceId, other.id))?.failureReason).toBe('Indexation failed: an unexpected error (the server log has the details).');
-    await index.recordGiveUp({ instanceId, documentId: other.id, contentHash: other.content_hash }, 'Gave up after 5 attempts: the worker stopped during the last one. Last error: connect ECONNREFUSED 10.0.0.5:5432');
+    await index.recordGiveUp({ instanceId, documentId: other.id, contentHash: other.content_hash }, { workerStopped: true, attempts: 5 });
     // (Already failed: a second give-up does not overwrite the first reason.)
     expect((await documents.get(instanceId, other.id))?.failureReason).toBe('Indexation failed: an unexpected error (the server log has the details).');
     // A job queued again for the same content starts even after a late give-up marked it failed.
     expect(await index.execute({ instanceId, documentId: other.id, contentHash: other.content_hash }, attempt)).toBe('indexed');
     // A give-up reported after the content was indexed (a duplicate delivery) changes nothing.
-    await index.recordGiveUp({ instanceId, documentId: doc.id, contentHash: doc.content_hash }, 'late');
+    await index.recordGiveUp({ instanceId, documentId: doc.id, contentHash: doc.content_hash }, { error: new Error('late') });
     expect((await documents.get(instanceId, doc.id))?.state).toBe('INDEXED');
     // Indexed content sent again only updates the metadata.
     expect(await upload('stuck', '# Stuck\n\nThe worker died while reading this.')).toMatchObject({ state: 'INDEXED', reindexing: false });

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateApiKey } from '@svc/identity-core';
-import { buildDocx, buildPdf, Json, post, RunningService, ServiceMode, startService } from '@svc/test-kit';
+import { buildDocx, buildPdf, Json, post, RunningService, ServiceMode, startService, waitFor } from '@svc/test-kit';
 
 const CLI = join(__dirname, '..', '..', '..', 'dist', 'tools', 'cli', 'src', 'main.js');
 
@@ -28,6 +28,7 @@ describe.each<ServiceMode>(['embedded', 'distributed'])('cli ingest into a runni
   let folder: string;
 
   const api = (path: string, body: unknown) => post(`${service.urls.retrieval}${path}`, body, undefined, { 'instance-id': instanceId, 'api-key': instanceKey });
+  const indexationDone = () => waitFor(async () => ((await api('/api/documents/progress', {})).body.response.done === true ? true : undefined), 60000, 'the indexation to finish');
   const ingest = (...extra: string[]) => cli(['ingest', folder, '--instance', instanceId, '--api-key', instanceKey, '--url', service.urls.retrieval, ...extra]);
 
   beforeAll(async () => {
@@ -54,9 +55,7 @@ describe.each<ServiceMode>(['embedded', 'distributed'])('cli ingest into a runni
     expect(run.stderr).toContain('[6/6] warranty.pdf: queued');
     expect(run.stdout).toContain('6 file(s): 6 queued for indexation, 0 unchanged, 0 skipped, 0 failed.');
     expect(run.stdout).toContain('1 file(s) of unsupported formats ignored: slides.pptx');
-    for (let deadline = Date.now() + 60000; (await api('/api/documents/progress', {})).body.response.done !== true; await new Promise((r) => setTimeout(r, 250))) {
-      if (Date.now() > deadline) throw new Error('indexation still running after 60 s');
-    }
+    await indexationDone();
     const documents: Json[] = (await api('/api/documents/list', { limit: 100 })).body.response.items;
     const state = Object.fromEntries(documents.map((d) => [d.external_id, d.state]));
     expect(state).toEqual({
@@ -78,9 +77,7 @@ describe.each<ServiceMode>(['embedded', 'distributed'])('cli ingest into a runni
     expect(again.code).toBe(0);
     // parking.txt changed; broken.pdf failed last time, so sending it again tries again (it fails again).
     expect(JSON.parse(again.stdout)).toMatchObject({ files: 6, queued: 2, unchanged: 4, failed: 0 });
-    for (let deadline = Date.now() + 60000; (await api('/api/documents/progress', {})).body.response.done !== true; await new Promise((r) => setTimeout(r, 250))) {
-      if (Date.now() > deadline) throw new Error('indexation still running after 60 s');
-    }
+    await indexationDone();
     const after: Json[] = (await api('/api/documents/list', { limit: 100 })).body.response.items;
     expect(after.map((d) => d.id).sort()).toEqual(before.map((d) => d.id).sort());
     expect(Object.fromEntries(after.map((d) => [d.external_id, d.state]))).toMatchObject({ 'parking.txt': 'INDEXED', 'broken.pdf': 'PARSING_ERROR' });

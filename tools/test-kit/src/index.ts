@@ -5,3 +5,4 @@ export * from './tcp-proxy';
 export * from './document-fixtures';
 export * from './http-credential-proxy';
 export * from './browser';
+export * from './wait-for';

@@ -73,6 +73,7 @@ export class PlatformAuthGuard implements CanActivate {
     }
     const operation = this.reflector.get<OperationDefinition | undefined>(OPERATION_METADATA, context.getHandler());
     const surface: Surface = operation?.surface ?? this.reflector.getAllAndOverride<Surface>(SURFACE_METADATA, targets) ?? 'resource';
+    request.surface = surface;
     if (surface === 'instance') {
       // Instance API: its own headers only; bearer credentials are not accepted here (SECURITY.md).
       if (!this.instanceAuthenticator) throw new Error('Instance API route without an InstanceAuthenticator');

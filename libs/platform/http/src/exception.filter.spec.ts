@@ -1,22 +1,13 @@
 import { ArgumentsHost } from '@nestjs/common';
 import { DomainError, InsufficientScopeError } from '@svc/kernel';
 import { PlatformExceptionFilter } from './exception.filter';
-import { OperationDefinition, Surface } from './operation.decorator';
-import { OperationRegistry, RegisteredOperation } from './operation-registry';
+import type { Surface } from './operation.decorator';
 import { INSTANCE_KEY_CHALLENGE, ResourceServerOptions } from './resource-server';
 
 const resourceServer = new ResourceServerOptions('retrieval', 'https://retrieval.example.com', 'https://auth.example.com');
 
-function operation(path: string, surface: Surface): RegisteredOperation {
-  return { definition: { name: path, path, surface } as OperationDefinition, invoke: async () => undefined };
-}
-
-/** The operations of the retrieval app: the instance API (`/api/...`) and the Bearer REST surface. */
-const registry = {
-  all: () => [operation('/api/search/stats/count-search', 'instance'), operation('/api/documents/upsert', 'instance'), operation('/retrieval/semantic-nodes/search', 'resource')],
-} as unknown as OperationRegistry;
-
-function respond(exception: unknown, request: { path: string; route?: { path: string }; headers?: Record<string, string> }) {
+/** The surface is what the auth guard set on the request (the instance API's `/api/...`, or the Bearer REST surface). */
+function respond(exception: unknown, request: { path: string; surface?: Surface; headers?: Record<string, string> }) {
   const headers: Record<string, string> = {};
   const sent: { status?: number; body?: string } = {};
   const response = {
@@ -35,7 +26,7 @@ function respond(exception: unknown, request: { path: string; route?: { path: st
     },
   };
   const host = { switchToHttp: () => ({ getRequest: () => ({ headers: {}, requestId: 'req_1', ...request }), getResponse: () => response }) } as unknown as ArgumentsHost;
-  new PlatformExceptionFilter(resourceServer, registry).catch(exception, host);
+  new PlatformExceptionFilter(resourceServer).catch(exception, host);
   return { status: sent.status, wwwAuthenticate: headers['www-authenticate'], body: JSON.parse(sent.body ?? '{}') };
 }
 
@@ -43,19 +34,19 @@ const missingCredential = () => DomainError.unauthenticated('AUTH.MISSING_CREDEN
 
 describe('PlatformExceptionFilter: WWW-Authenticate by surface', () => {
   it('challenges for an instance key, not a Bearer token, on a 401 of the instance API (it refuses Bearer)', () => {
-    const res = respond(missingCredential(), { path: '/api/search/stats/count-search', route: { path: '/api/search/stats/count-search' } });
+    const res = respond(missingCredential(), { path: '/api/search/stats/count-search', surface: 'instance' });
     expect(res.status).toBe(401);
     expect(res.body).toMatchObject({ code: 'AUTH.MISSING_CREDENTIAL', detail: 'Send a credential.' });
     expect(res.wwwAuthenticate).toBe(INSTANCE_KEY_CHALLENGE);
   });
 
-  it('finds the instance surface without a matched route too, as Express matches paths (case, trailing slash)', () => {
-    expect(respond(missingCredential(), { path: '/API/Documents/Upsert/' }).wwwAuthenticate).toBe(INSTANCE_KEY_CHALLENGE);
-    expect(respond(missingCredential(), { path: '/api/documents/upsert', headers: { authorization: 'Bearer x' } }).wwwAuthenticate).toBe(INSTANCE_KEY_CHALLENGE);
+  it('follows the surface the guard set, whatever the path looks like or the credential presented', () => {
+    expect(respond(missingCredential(), { path: '/API/Documents/Upsert/', surface: 'instance' }).wwwAuthenticate).toBe(INSTANCE_KEY_CHALLENGE);
+    expect(respond(missingCredential(), { path: '/api/documents/upsert', surface: 'instance', headers: { authorization: 'Bearer x' } }).wwwAuthenticate).toBe(INSTANCE_KEY_CHALLENGE);
   });
 
   it('keeps the Bearer challenge on the REST surface and on /mcp', () => {
-    expect(respond(missingCredential(), { path: '/retrieval/semantic-nodes/search', route: { path: '/retrieval/semantic-nodes/search' } }).wwwAuthenticate).toBe(
+    expect(respond(missingCredential(), { path: '/retrieval/semantic-nodes/search', surface: 'resource' }).wwwAuthenticate).toBe(
       'Bearer resource_metadata="https://retrieval.example.com/.well-known/oauth-protected-resource"',
     );
     expect(respond(missingCredential(), { path: '/mcp', headers: { authorization: 'Bearer expired' } }).wwwAuthenticate).toBe(

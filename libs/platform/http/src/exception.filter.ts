@@ -2,8 +2,6 @@ import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger, Optional 
 import { DomainError, isDomainError } from '@svc/kernel';
 import type { Response } from 'express';
 import { errorBody, ErrorBody } from './error-body';
-import type { Surface } from './operation.decorator';
-import { OperationRegistry, RegisteredOperation } from './operation-registry';
 import { PlatformRequest, resolveRequestId } from './request-context';
 import { ResourceServerOptions } from './resource-server';
 
@@ -17,13 +15,10 @@ export class PlatformExceptionFilter implements ExceptionFilter {
   private readonly logger = new Logger('HTTP');
 
   /**
-   * Set on protected resources (audit, retrieval): 401/403s of their Bearer surface carry a
-   * `WWW-Authenticate` challenge. The operations tell which surface a path belongs to.
+   * Set on protected resources (audit, retrieval): their 401/403s carry a `WWW-Authenticate`
+   * challenge for the surface the auth guard authenticated the request for.
    */
-  constructor(
-    @Optional() private readonly resourceServer?: ResourceServerOptions,
-    @Optional() private readonly operations?: OperationRegistry,
-  ) {}
+  constructor(@Optional() private readonly resourceServer?: ResourceServerOptions) {}
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
@@ -44,33 +39,11 @@ export class PlatformExceptionFilter implements ExceptionFilter {
     // BEHAVIOUR.md: every 503 says when to retry, even when the failure did not (a refused LLM credential).
     const retryAfter = error.retryAfterSeconds ?? (body.status === 503 ? DEFAULT_UNAVAILABLE_RETRY_AFTER_S : undefined);
     if (retryAfter !== undefined) response.setHeader('Retry-After', String(retryAfter));
-    const challenge = this.resourceServer?.challenge(request.path, body.status, error, Boolean(request.headers.authorization), this.surfaceOf(request));
+    const challenge = this.resourceServer?.challenge(request.path, body.status, error, Boolean(request.headers.authorization), request.surface ?? 'resource');
     if (challenge) response.setHeader('WWW-Authenticate', challenge);
     if (response.headersSent) return;
     response.status(body.status).type('application/json').send(JSON.stringify(body));
   }
-
-  private surfaceOf(request: PlatformRequest): Surface {
-    return surfaceOfPath(this.operations?.all() ?? [], request);
-  }
-}
-
-/**
- * The surface of the operation a request reached, as the auth guard decides it: from the catalogued
- * operation at that path; routes outside the catalogue (`/mcp`) are `resource`. The exception host
- * carries no handler (Nest builds it from req/res only), so the route is found by its path: the one
- * Express matched, else the request path read as Express matches it (case-insensitive, trailing slash).
- */
-function surfaceOfPath(operations: readonly RegisteredOperation[], request: PlatformRequest): Surface {
-  const matched: unknown = request.route?.path;
-  const path = normalizePath(typeof matched === 'string' ? matched : request.path);
-  return operations.find((op) => normalizePath(op.definition.path) === path)?.definition.surface ?? 'resource';
-}
-
-function normalizePath(path: string): string {
-  let end = path.length;
-  while (end > 1 && path[end - 1] === '/') end -= 1;
-  return path.slice(0, end).toLowerCase();
 }
 
 interface BodyParserError {

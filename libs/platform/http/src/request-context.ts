@@ -1,11 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { Request } from 'express';
 import type { Principal } from '@svc/kernel';
+import type { Surface } from './operation.decorator';
 
 /** What the platform attaches to each request. */
 export interface PlatformRequest extends Request {
   requestId?: string;
   principal?: Principal;
+  /** The surface the auth guard authenticated this request for (its WWW-Authenticate challenge follows it). */
+  surface?: Surface;
 }
 
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;

@@ -137,7 +137,7 @@ export class StrictBodyPipe implements PipeTransform {
 }
 
 /** True when the request carries no body (no Transfer-Encoding, and no Content-Length or 0). */
-export function hasNoBody(headers: Record<string, string | string[] | undefined>): boolean {
+function hasNoBody(headers: Record<string, string | string[] | undefined>): boolean {
   const length = headers['content-length'];
   return headers['transfer-encoding'] === undefined && (length === undefined || length === '0');
 }

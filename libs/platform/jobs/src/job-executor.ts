@@ -70,7 +70,7 @@ export class JobExecutor {
     if (row.attempts > row.max_attempts) {
       // Every attempt was claimed but the last ones never reported: the worker died running them.
       const last = row.last_error ? ` Last error: ${row.last_error}` : '';
-      return this.fail(row, lockToken, `Gave up after ${row.max_attempts} attempts: the worker stopped during the last one.${last}`, undefined, registered);
+      return this.fail(row, lockToken, `Gave up after ${row.max_attempts} attempts: the worker stopped during the last one.${last}`, registered);
     }
 
     const ctx: JobContext = {
@@ -108,7 +108,7 @@ export class JobExecutor {
     }
     const message = describeFailure(error);
     const decision = decideAfterFailure(error, row.attempts, row.max_attempts, this.backoff);
-    if (decision.kind === 'fail') return this.fail(row, lockToken, message, error instanceof Error ? error.stack : undefined, registered);
+    if (decision.kind === 'fail') return this.fail(row, lockToken, message, registered, error);
     if (!(await this.table.scheduleRetry(row.id, lockToken, decision.delayMs, message))) return { kind: 'lost' };
     this.logger.warn(
       `Job ${row.name} ${row.id} attempt ${row.attempts}/${row.max_attempts} failed (${message}); retrying in ${decision.delayMs} ms`,
@@ -116,17 +116,19 @@ export class JobExecutor {
     return { kind: 'retry', delayMs: decision.delayMs, error: message };
   }
 
-  private async fail(row: JobRow, lockToken: string, message: string, stack?: string, registered?: RegisteredJobHandler): Promise<JobOutcome> {
+  /** `error`: what the handler threw (absent when there is no handler or the worker stopped). */
+  private async fail(row: JobRow, lockToken: string, message: string, registered?: RegisteredJobHandler, error?: unknown): Promise<JobOutcome> {
     if (!(await this.table.fail(row.id, lockToken, message))) return { kind: 'lost' };
+    const stack = error instanceof Error ? error.stack : undefined;
     // The stack goes to the operator's log only; the row (seen by API clients) keeps the message.
     const text = `Job ${row.name} ${row.id} failed after ${row.attempts} attempt(s): ${message}`;
     if (stack) this.logger.error(text, stack);
     else this.logger.error(text);
     if (registered?.onFailed) {
       try {
-        await registered.onFailed(row.payload, message);
-      } catch (error) {
-        this.logger.warn(`Job ${row.name} ${row.id}: its failure hook failed (${describeFailure(error)})`);
+        await registered.onFailed(row.payload, { message, attempts: row.attempts, ...(error !== undefined ? { error } : {}) });
+      } catch (hookError) {
+        this.logger.warn(`Job ${row.name} ${row.id}: its failure hook failed (${describeFailure(hookError)})`);
       }
     }
     return { kind: 'failed', error: message };

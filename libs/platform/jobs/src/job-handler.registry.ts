@@ -41,8 +41,17 @@ export interface JobHandlerOptions<P extends object = object> {
   onFailed?: JobFailureHook<P>;
 }
 
+/** How a job failed for good. */
+export interface JobFailure {
+  /** The text recorded as the job's last error (job views show it). */
+  message: string;
+  attempts: number;
+  /** What the handler threw on its last attempt; absent when the worker stopped during it. */
+  error?: unknown;
+}
+
 /** Called once a job has failed for good (see JobHandlerOptions.onFailed). */
-export type JobFailureHook<P extends object = object> = (payload: P, error: string) => Promise<void>;
+export type JobFailureHook<P extends object = object> = (payload: P, failure: JobFailure) => Promise<void>;
 
 export interface RegisteredJobHandler {
   name: string;
@@ -68,7 +77,7 @@ export class JobHandlerRegistry {
       name,
       handler: (payload, ctx) => handler(payload as P, ctx),
       transactional: options.transactional ?? true,
-      onFailed: options.onFailed ? (payload, error) => options.onFailed!(payload as P, error) : undefined,
+      onFailed: options.onFailed ? (payload, failure) => options.onFailed!(payload as P, failure) : undefined,
     };
     this.handlers.set(name, registered);
     for (const listener of this.listeners) listener(registered);

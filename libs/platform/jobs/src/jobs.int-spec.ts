@@ -5,6 +5,7 @@ import { createTestDatabase, TEST_REDIS_URL, TestDatabase, TestDatabaseMode } fr
 import { Queue } from 'bullmq';
 import { loadConfig } from '@svc/config';
 import { deleteRedisPrefix, HandlerDeps, JobsTestApp, startJobsApp, TEST_PARTS, waitFor } from '../test-fixtures/jobs-test-app';
+import type { JobFailure } from './job-handler.registry';
 import type { JobView } from './job-store';
 import type { JobState } from './job-table';
 
@@ -34,8 +35,8 @@ class TestHandlers {
   readonly started = new Set<string>();
   /** Failure hook calls: payload tag → the errors it was given. */
   readonly gaveUp = new Map<string, string[]>();
-  private readonly recordGiveUp = async (payload: { tag?: string }, error: string) => {
-    this.gaveUp.set(payload.tag ?? '', [...(this.gaveUp.get(payload.tag ?? '') ?? []), error]);
+  private readonly recordGiveUp = async (payload: { tag?: string }, failure: JobFailure) => {
+    this.gaveUp.set(payload.tag ?? '', [...(this.gaveUp.get(payload.tag ?? '') ?? []), failure.message]);
   };
 
   register({ registry, unitOfWork }: HandlerDeps): void {

@@ -92,16 +92,7 @@ export async function startJobsApp(
   };
 }
 
-/** Polls `probe` until it returns a value (tests of background work have nothing else to wait on). */
-export async function waitFor<T>(probe: () => Promise<T | undefined>, timeoutMs = 20000, what = 'condition'): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+export { waitFor } from '@svc/test-kit';
 
 /** Deletes every Redis key of a test's queue prefix. */
 export async function deleteRedisPrefix(url: string, prefix: string): Promise<void> {

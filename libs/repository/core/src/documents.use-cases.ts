@@ -5,7 +5,7 @@ import { ActivityLog, Clock, DomainError, IdGenerator, JobQueue, Page, PageReque
 import { documentView, DocumentView, INGESTION_LIMITS, IngestionSettings, RepositoryDocument } from './document';
 import { DocumentRepository, SemanticNodeRepository } from './documents.ports';
 import { mediaTypeFor, SUPPORTED_MEDIA_TYPES } from './parsing/document-parser.port';
-import type { IndexationState } from './repository-instance';
+import { IndexationState, PENDING_INDEXATION_STATES } from './repository-instance';
 
 export interface IngestInput {
   externalId: string;
@@ -65,7 +65,7 @@ export class IngestDocument {
       const existing = await this.documents.findByExternalId(instanceId, input.externalId, { forUpdate: true });
       const sameContent = existing !== null && existing.contentHash === contentHash && existing.mediaType === mediaType;
       /** Already indexed, or on its way (PENDING/PARSING keep their state; the job is queued again if it died). */
-      const unchanged = sameContent && (existing.state === 'INDEXED' || existing.state === 'PENDING' || existing.state === 'PARSING');
+      const unchanged = sameContent && (existing.state === 'INDEXED' || PENDING_INDEXATION_STATES.includes(existing.state));
       const indexed = unchanged && existing.state === 'INDEXED';
       const replaced = existing && existing.state !== 'DELETED' ? existing.sizeBytes : 0;
       const total = (await this.documents.totalBytes(instanceId)) - replaced + input.content.length;

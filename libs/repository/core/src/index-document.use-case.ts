@@ -5,12 +5,16 @@ import type { RepositoryDocument, SemanticNode } from './document';
 import { DocumentRepository, SemanticNodeRepository } from './documents.ports';
 import { chunkDocument } from './parsing/chunking';
 import { DocumentParser } from './parsing/document-parser.port';
+import { PENDING_INDEXATION_STATES } from './repository-instance';
 
 export interface IndexAttempt {
   attempt: number;
   maxAttempts: number;
   progress(percent: number, message?: string): Promise<void>;
 }
+
+/** Why an indexation job gave up: its worker stopped during the last attempt, or that attempt threw `error`. */
+export type IndexGiveUp = { workerStopped: true; attempts: number } | { error: unknown };
 
 export type IndexOutcome = 'indexed' | 'stale' | 'parsing_error' | 'embedding_error';
 
@@ -99,14 +103,18 @@ export class IndexDocument {
   }
 
   /**
-   * The job gave up (an unexpected error on its last attempt, or the worker died during it): the
+   * The job gave up (an unexpected error on its last attempt, or the worker stopped during it): the
    * document must not stay PENDING or PARSING, which would hold up its instance's audit for ever.
    */
-  async recordGiveUp(payload: RepositoryIndexDocumentPayload, error: string): Promise<void> {
-    // Clients read the reason: the jobs' own verdict and domain errors ("CODE: message") are fit to
-    // show; anything else (a driver's or a library's message) stays in the server log.
-    const gaveUp = /^Gave up after \d+ attempts: the worker stopped during the last one\./.exec(error);
-    const shown = gaveUp ? gaveUp[0] : /^[A-Z]+(?:\.[A-Z0-9_]+)+: /.test(error) ? error : 'an unexpected error (the server log has the details).';
+  async recordGiveUp(payload: RepositoryIndexDocumentPayload, giveUp: IndexGiveUp): Promise<void> {
+    // Clients read the reason: a domain error is fit to show; anything else (a driver's or a
+    // library's message) stays in the server log.
+    const shown =
+      'workerStopped' in giveUp
+        ? `Gave up after ${giveUp.attempts} attempts: the worker stopped during the last one.`
+        : isDomainError(giveUp.error)
+          ? `${giveUp.error.code}: ${giveUp.error.message}`
+          : 'an unexpected error (the server log has the details).';
     await this.fail(payload, 'PARSING_ERROR', `Indexation failed: ${shown}`);
   }
 
@@ -127,7 +135,7 @@ function isCurrent(document: RepositoryDocument | null, payload: RepositoryIndex
   return document !== null && document.state !== 'DELETED' && document.contentHash === payload.contentHash;
 }
 
-const inProgress = (document: RepositoryDocument) => document.state === 'PENDING' || document.state === 'PARSING';
+const inProgress = (document: RepositoryDocument) => PENDING_INDEXATION_STATES.includes(document.state);
 
 /** For tests and callers that want to tell a parsing refusal from other failures. */
 export function isParsingRefusal(error: unknown): error is DomainError {

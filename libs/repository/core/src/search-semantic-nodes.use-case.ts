@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Embedder, VectorIndex } from '@svc/kernel';
 import { DocumentRepository, SemanticNodeRepository } from './documents.ports';
-import type { RepositoryDocument } from './document';
 import { reciprocalRankFusion } from './rank-fusion';
 
 export interface SemanticSearchResult {
@@ -38,11 +37,8 @@ export class SearchSemanticNodes {
     const byId = new Map((await this.nodes.getMany(fused.map((f) => f.id))).map((n) => [n.id, n]));
     const found = fused.filter((f) => byId.has(f.id)).map((f) => ({ f, node: byId.get(f.id)! }));
     // The documents named, once each; a node whose document is gone (deleted meanwhile) is left out.
-    const documents = new Map<string, RepositoryDocument>();
-    for (const documentId of new Set(found.map(({ node }) => node.documentId))) {
-      const document = await this.documents.get(instanceId, documentId);
-      if (document && document.state !== 'DELETED') documents.set(documentId, document);
-    }
+    const named = await this.documents.getMany(instanceId, [...new Set(found.map(({ node }) => node.documentId))]);
+    const documents = new Map(named.filter((d) => d.state !== 'DELETED').map((d) => [d.id, d]));
     const semantic_nodes = found
       .filter(({ node }) => documents.has(node.documentId))
       .map(({ f, node }) => ({ id: node.id, document_id: node.documentId, text: node.text, score: Number(f.score.toFixed(6)), position: node.position }));

@@ -80,7 +80,8 @@ export class RepositoryJobHandlers implements OnModuleInit {
         transactional: false,
         // A job that gives up (an unexpected error on its last attempt, a worker killed while parsing)
         // leaves its document PARSING_ERROR with the reason, never PENDING for ever.
-        onFailed: (payload, error) => this.indexDocument.recordGiveUp(payload, error),
+        onFailed: (payload, failure) =>
+          this.indexDocument.recordGiveUp(payload, failure.error === undefined ? { workerStopped: true, attempts: failure.attempts } : { error: failure.error }),
       },
     );
   }
