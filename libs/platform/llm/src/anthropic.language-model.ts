@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import Anthropic, { APIConnectionError, APIConnectionTimeoutError, APIError, type Middleware } from '@anthropic-ai/sdk';
 import type { Message, MessageCreateParamsNonStreaming, Tool, ToolChoice } from '@anthropic-ai/sdk/resources/messages';
-import { AnswerExcerpt, AnswerRequest, DomainError, GroundedAnswer, isDomainError, LanguageModel, LanguageModelUsage } from '@svc/kernel';
+import { AnswerExcerpt, AnswerRequest, DomainError, GroundedAnswer, isDomainError, LanguageModel, LanguageModelUsage, retryAfterSeconds } from '@svc/kernel';
 import { ANSWER_SYSTEM_PROMPT, ANSWER_TOOL, ANSWER_TOOL_NAME, orderedExcerpts, readAnswerToolInput, renderAnswerPrompt } from './answer-prompt';
 import { noAnswer, requestedLanguage, validateAnswerRequest } from './answer-request';
 import { guessLanguage } from './text-analysis';
@@ -285,14 +285,8 @@ function summary(error: unknown): Error {
 
 /** Seconds from `retry-after` (seconds or an HTTP date) or `retry-after-ms`, within 1..3600; undefined when absent. */
 function retryAfterOf(headers: Headers | undefined): number | undefined {
-  const seconds = headers?.get('retry-after');
-  let ms: number | undefined;
-  if (seconds && /^\s*\d+(\.\d+)?\s*$/.test(seconds)) ms = Number(seconds) * 1000;
-  else if (seconds && !Number.isNaN(Date.parse(seconds))) ms = Date.parse(seconds) - Date.now();
-  else {
-    const millis = headers?.get('retry-after-ms');
-    if (millis && /^\s*\d+(\.\d+)?\s*$/.test(millis)) ms = Number(millis);
-  }
-  if (ms === undefined) return undefined;
-  return Math.min(3600, Math.max(1, Math.ceil(ms / 1000)));
+  const seconds = retryAfterSeconds(headers?.get('retry-after'));
+  if (seconds !== undefined) return seconds;
+  const millis = headers?.get('retry-after-ms');
+  return millis && /^\s*\d+(\.\d+)?\s*$/.test(millis) ? Math.min(3600, Math.max(1, Math.ceil(Number(millis) / 1000))) : undefined;
 }

@@ -12,3 +12,4 @@ export * from './vector-index';
 export * from './language-model';
 export * from './scopes';
 export * from './throttled-warning';
+export * from './retry-after';

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DomainError, isId, Page, PageRequest } from '@svc/kernel';
+import { DomainError, isId, Page, PageRequest, retryAfterSeconds } from '@svc/kernel';
 import { CountDocuments, DocumentView, GetDocumentsByIds, IndexationState, ListDocuments } from '@svc/repository-core';
 import { RemoteDocument, RepositoryInstanceClient, RepositoryLink } from '@svc/workspace-core';
 
@@ -126,7 +126,6 @@ export class HttpRepositoryInstanceClient extends RepositoryInstanceClient {
 
 /** Retry-After when the instance gave none (BEHAVIOUR.md §1: every 503 says when to retry). */
 const DEFAULT_UPSTREAM_RETRY_AFTER_S = 5;
-const MAX_UPSTREAM_RETRY_AFTER_S = 3600;
 
 /** The DomainError for a non-2xx answer of the instance API. */
 function upstreamFailure(link: RepositoryLink, path: string, res: Response, text: string): DomainError {
@@ -144,10 +143,10 @@ function upstreamFailure(link: RepositoryLink, path: string, res: Response, text
     );
   }
   if (status === 408 || status === 429 || status >= 500) {
-    const retryAfterSeconds = retryAfterOf(res.headers.get('retry-after')) ?? DEFAULT_UPSTREAM_RETRY_AFTER_S;
+    const wait = retryAfterSeconds(res.headers.get('retry-after')) ?? DEFAULT_UPSTREAM_RETRY_AFTER_S;
     return status === 429
-      ? DomainError.unavailable('REPOSITORY.UPSTREAM_RATE_LIMITED', `The repository instance is limiting this service's requests (${what}); retry in ${retryAfterSeconds} s.`, { retryAfterSeconds })
-      : DomainError.unavailable('REPOSITORY.UPSTREAM_ERROR', `The repository instance is unavailable (${what}); retry in ${retryAfterSeconds} s.`, { retryAfterSeconds });
+      ? DomainError.unavailable('REPOSITORY.UPSTREAM_RATE_LIMITED', `The repository instance is limiting this service's requests (${what}); retry in ${wait} s.`, { retryAfterSeconds: wait })
+      : DomainError.unavailable('REPOSITORY.UPSTREAM_ERROR', `The repository instance is unavailable (${what}); retry in ${wait} s.`, { retryAfterSeconds: wait });
   }
   if (status >= 300 && status < 400) {
     return new DomainError(
@@ -200,16 +199,6 @@ function upstreamCode(text: string): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** Seconds from `Retry-After` (delay-seconds or an HTTP date) within 1..3600; undefined when absent or unreadable. */
-function retryAfterOf(header: string | null): number | undefined {
-  if (!header) return undefined;
-  let seconds: number;
-  if (/^\s*\d+(\.\d+)?\s*$/.test(header)) seconds = Number(header);
-  else if (!Number.isNaN(Date.parse(header))) seconds = (Date.parse(header) - Date.now()) / 1000;
-  else return undefined;
-  return Math.min(MAX_UPSTREAM_RETRY_AFTER_S, Math.max(1, Math.ceil(seconds)));
 }
 
 /** What a failure's cause keeps, for the logs: the error's class and the network code under it, never a URL or header. */
