@@ -1,5 +1,6 @@
 import { generateApiKey } from '@svc/identity-core';
-import { FakeAnthropicMessagesServer, readAnswerPrompt } from '@svc/llm/testing';
+import { FakeAnthropicMessagesServer } from '@svc/llm/testing';
+import { answerExtractively, readAnswerPrompt } from '@svc/repository-core';
 import { Json, post, RunningService, ServiceMode, startService, waitFor } from '@svc/test-kit';
 
 /**
@@ -49,7 +50,14 @@ describe.each<ServiceMode>(['embedded', 'distributed'])('search answers through 
     await api('/api/documents/upsert', { external_id: 'cafeteria.md', name: 'cafeteria.md', content_text: '# Cafeteria\n\nThe cafeteria opens at noon and closes at 3 pm.\n' });
     await waitFor(async () => ((await api('/api/documents/progress', {})).body.response.done === true ? true : undefined), 60000, 'the indexation to finish');
   }, 120000);
-  beforeEach(() => messages.reset());
+  beforeEach(() => {
+    messages.reset();
+    // The server's model answers like a grounded one: from the question and excerpts the service sent.
+    messages.respond = (_body, text) => {
+      const answer = answerExtractively(readAnswerPrompt(text));
+      return { answer: answer.answer, reason: answer.reason, confidence: answer.confidence, cited_excerpt_ids: answer.citedExcerptIds };
+    };
+  });
   afterAll(async () => {
     await service?.destroy();
     await messages.stop();

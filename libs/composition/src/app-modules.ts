@@ -3,7 +3,6 @@ import { AppConfig, PlatformCoreModule } from '@svc/config';
 import { Database, DatabaseModule } from '@svc/database';
 import { EmbeddingsModule } from '@svc/embeddings';
 import { HttpPlatformModule, ResourceServerOptions } from '@svc/http';
-import { LlmModule } from '@svc/llm';
 import { IdentityModule } from '@svc/identity-infra';
 import { JobsModule } from '@svc/jobs';
 import { McpModule } from '@svc/mcp';
@@ -36,13 +35,12 @@ function foundation(shared: SharedInfrastructure): DynamicModule[] {
   ];
 }
 
-/** The repository context with what it needs: jobs, embeddings, the vector index, the language model. */
+/** The repository context with what it needs: jobs, embeddings, the vector index (it imports the language model itself). */
 export function repositoryContext(config: AppConfig, options: { withControllers: boolean; runWorkers: boolean }): DynamicModule[] {
   return [
     JobsModule.forRoot({ runWorkers: options.runWorkers, queuePrefix: config.JOBS_QUEUE_PREFIX }),
     EmbeddingsModule.forRoot(),
     VectorIndexModule.forRoot({ m: config.VECTOR_HNSW_M, efConstruction: config.VECTOR_HNSW_EF_CONSTRUCTION, efSearch: config.VECTOR_HNSW_EF_SEARCH }),
-    LlmModule.forRoot(),
     RepositoryModule.forRoot({ withControllers: options.withControllers, withJobHandlers: options.runWorkers }),
   ];
 }

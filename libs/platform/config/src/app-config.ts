@@ -55,11 +55,18 @@ export const configSchema = z.object({
   VECTOR_HNSW_EF_CONSTRUCTION: z.coerce.number().int().min(4).max(1000).default(64),
   /** pgvector HNSW candidate list per search (raised to the limit when smaller): recall against latency. */
   VECTOR_HNSW_EF_SEARCH: z.coerce.number().int().min(1).max(1000).default(400),
-  /** `local` (deterministic extractive answers, no network) or `anthropic` (Messages API). */
-  LLM_PROVIDER: z.enum(['local', 'anthropic']).default('local'),
+  /**
+   * `none` (no model: rule-based answers, no network), `anthropic` (Messages API) or
+   * `openai-compatible` (chat completions: vLLM, Ollama, llama.cpp server, OpenAI). `local` is the
+   * former name of `none`.
+   */
+  LLM_PROVIDER: z.enum(['none', 'local', 'anthropic', 'openai-compatible']).default('none'),
   ANTHROPIC_API_KEY: z.string().min(1).optional(),
   ANTHROPIC_BASE_URL: url.default('https://api.anthropic.com'),
   ANTHROPIC_MODEL: z.string().min(1).max(200).default('claude-sonnet-4-6'),
+  OPENAI_COMPATIBLE_BASE_URL: url.optional(),
+  OPENAI_COMPATIBLE_API_KEY: z.string().min(1).optional(),
+  OPENAI_COMPATIBLE_MODEL: z.string().min(1).max(200).optional(),
   LLM_TIMEOUT_MS: z.coerce.number().int().min(100).max(600000).default(10000),
   LLM_MAX_RETRIES: z.coerce.number().int().min(0).max(10).default(3),
   /** Confidence (0-1) from which a search counts as answered (got_answer). */
@@ -145,6 +152,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   }
   if (raw.LLM_PROVIDER === 'anthropic' && raw.ANTHROPIC_API_KEY === undefined) {
     throw new ConfigError(['ANTHROPIC_API_KEY: required when LLM_PROVIDER=anthropic']);
+  }
+  if (raw.LLM_PROVIDER === 'openai-compatible') {
+    const missing = (['OPENAI_COMPATIBLE_BASE_URL', 'OPENAI_COMPATIBLE_MODEL'] as const).filter((name) => raw[name] === undefined);
+    if (missing.length > 0) throw new ConfigError(missing.map((name) => `${name}: required when LLM_PROVIDER=openai-compatible`));
   }
   if (raw.VECTOR_HNSW_EF_CONSTRUCTION < 2 * raw.VECTOR_HNSW_M) {
     throw new ConfigError([`VECTOR_HNSW_EF_CONSTRUCTION: must be at least twice VECTOR_HNSW_M (${2 * raw.VECTOR_HNSW_M}), as pgvector requires`]);

@@ -1,10 +1,20 @@
-import { Logger } from '@nestjs/common';
 import Anthropic, { APIConnectionError, APIConnectionTimeoutError, APIError, type Middleware } from '@anthropic-ai/sdk';
 import type { Message, MessageCreateParamsNonStreaming, Tool, ToolChoice } from '@anthropic-ai/sdk/resources/messages';
-import { AnswerExcerpt, AnswerRequest, DomainError, GroundedAnswer, isDomainError, LanguageModel, LanguageModelUsage, retryAfterSeconds } from '@svc/kernel';
-import { ANSWER_SYSTEM_PROMPT, ANSWER_TOOL, ANSWER_TOOL_NAME, orderedExcerpts, readAnswerToolInput, renderAnswerPrompt } from './answer-prompt';
-import { noAnswer, requestedLanguage, validateAnswerRequest } from './answer-request';
-import { guessLanguage } from './text-analysis';
+import { DomainError, isDomainError, LanguageModel, LanguageModelUsage, retryAfterSeconds, StructuredCall, StructuredResult } from '@svc/kernel';
+import {
+  addUsage,
+  checkedBaseUrl,
+  LLM_INVALID_RESPONSE,
+  LLM_REQUEST_REFUSED,
+  LLM_UNAVAILABLE,
+  matchesSchema,
+  NO_USAGE,
+  OUTPUT_ATTEMPTS,
+  tokenCount,
+  TokenUsageTotals,
+  UsageMeter,
+  validateCall,
+} from './structured-output';
 
 export const DEFAULT_ANTHROPIC_BASE_URL = 'https://api.anthropic.com';
 /**
@@ -15,18 +25,9 @@ export const DEFAULT_ANTHROPIC_MODEL = 'claude-sonnet-4-6';
 export const DEFAULT_LLM_TIMEOUT_MS = 10_000;
 export const DEFAULT_LLM_MAX_RETRIES = 3;
 
-export const LLM_UNAVAILABLE = 'LLM.UNAVAILABLE';
-export const LLM_INVALID_RESPONSE = 'LLM.INVALID_RESPONSE';
-export const LLM_REQUEST_REFUSED = 'LLM.REQUEST_REFUSED';
-
-/** Excerpts sent at most (the best ones), and characters of one excerpt: a bound on the cost of one call. */
-export const MAX_PROMPT_EXCERPTS = 40;
-export const MAX_EXCERPT_CHARS = 8_000;
-/** Output budget: an answer of a few sentences with its reason; more for models that think first. */
-const MAX_TOKENS_FORCED = 1_024;
-const MAX_TOKENS_THINKING = 8_192;
-/** Confidence kept when the model cited ids it was not given (they are dropped): a sign of a careless answer. */
-const INVENTED_CITATION_FACTOR = 0.8;
+/** Output budget when the call sets none; models that think first get at least the thinking budget. */
+const DEFAULT_MAX_TOKENS = 1_024;
+const MIN_TOKENS_THINKING = 8_192;
 
 export interface AnthropicLanguageModelOptions {
   apiKey: string;
@@ -37,15 +38,6 @@ export interface AnthropicLanguageModelOptions {
   timeoutMs?: number;
   /** Retries after the first attempt, by the SDK, on 408, 409, 429, 5xx (529 overloaded), network errors and timeouts. Default 3. */
   maxRetries?: number;
-}
-
-/** Tokens consumed since the adapter was created, successful calls only. */
-export interface TokenUsageTotals {
-  requests: number;
-  inputTokens: number;
-  outputTokens: number;
-  cacheReadTokens: number;
-  cacheWriteTokens: number;
 }
 
 /**
@@ -82,35 +74,46 @@ export function acceptsForcedToolChoice(model: string): boolean {
  * `tokenUsage()` sums them since the adapter was created (the process, in practice), and each call
  * logs one line (Nest logger, `LanguageModel` context) with its attempts, duration and tokens.
  */
+/**
+ * The LanguageModel transport on Anthropic's Messages API (`@anthropic-ai/sdk`). One structured call
+ * is one Messages call: the call's system text as a cached block (`cache_control: ephemeral`; the API
+ * caches it once tools and system reach the model's minimum cacheable length, and ignores the mark
+ * below it), the messages, and a single tool named after the call's output whose `input_schema` is
+ * the output schema; `tool_choice` forces it where the model allows. The tool call's input is the
+ * output, validated against the schema; a reply without a usable tool call or with input that does
+ * not match is asked again once, then reported. `stop_reason: refusal` is a declined call.
+ *
+ * Transport: the SDK's client with `timeout` (per attempt) and `maxRetries`; it retries 408, 409,
+ * 429, 5xx including 529 `overloaded_error`, connection errors and timeouts with exponential backoff
+ * (0.5 s doubling to 8 s, jittered), honouring `retry-after`. After them, every failure is a
+ * DomainError (see the port): `LLM.UNAVAILABLE` with `retryAfterSeconds` from the last response's
+ * `retry-after`; `LLM.REQUEST_REFUSED` for 4xx (`unavailable` for credentials, model and billing,
+ * which an operator fixes; `internal` for a malformed request, which is a bug here);
+ * `LLM.INVALID_RESPONSE` when the reply has no usable tool call. Messages name the HTTP status and
+ * the API's error type at most, never the key, the URL or the body; the cause names the request id.
+ *
+ * Accounting: each result carries the call's `usage` (input, output, cache read, cache write tokens);
+ * `tokenUsage()` sums them since the adapter was created (the process, in practice), and each call
+ * logs one line (Nest logger, `LanguageModel` context) with its attempts, duration and tokens.
+ */
 export class AnthropicLanguageModel extends LanguageModel {
   readonly name: string;
+  readonly configured = true;
   readonly model: string;
   private readonly client: Anthropic;
   private readonly timeoutMs: number;
   private forceToolChoice: boolean;
-  private readonly logger = new Logger('LanguageModel');
-  private readonly totals: TokenUsageTotals = { requests: 0, inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
+  private readonly meter: UsageMeter;
 
   constructor(options: AnthropicLanguageModelOptions) {
     super();
-    const baseUrl = (options.baseUrl ?? DEFAULT_ANTHROPIC_BASE_URL).replace(/\/+$/, '');
-    let url: URL;
-    try {
-      url = new URL(baseUrl);
-    } catch {
-      throw DomainError.invalid('LLM.INVALID_BASE_URL', 'The language model URL is not a valid URL.');
-    }
-    if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.username || url.password) {
-      throw DomainError.invalid(
-        'LLM.INVALID_BASE_URL',
-        'The language model URL must be http(s) without credentials (put the key in ANTHROPIC_API_KEY).',
-      );
-    }
+    const baseUrl = checkedBaseUrl(options.baseUrl ?? DEFAULT_ANTHROPIC_BASE_URL, 'ANTHROPIC_API_KEY');
     if (!options.apiKey || options.apiKey.trim() === '') {
       throw DomainError.invalid('LLM.MISSING_API_KEY', 'The Anthropic language model needs an API key (ANTHROPIC_API_KEY).');
     }
     this.model = options.model ?? DEFAULT_ANTHROPIC_MODEL;
     this.name = `anthropic:${this.model}`;
+    this.meter = new UsageMeter(this.name);
     this.timeoutMs = options.timeoutMs ?? DEFAULT_LLM_TIMEOUT_MS;
     this.forceToolChoice = acceptsForcedToolChoice(this.model);
     this.client = new Anthropic({
@@ -127,105 +130,79 @@ export class AnthropicLanguageModel extends LanguageModel {
 
   /** Tokens consumed by this adapter's successful calls so far (a copy). */
   tokenUsage(): TokenUsageTotals {
-    return { ...this.totals };
+    return this.meter.snapshot();
   }
 
-  async answer(request: AnswerRequest): Promise<GroundedAnswer> {
-    validateAnswerRequest(request);
-    const language = requestedLanguage(request.language) ?? guessLanguage(request.question);
-    if (request.excerpts.length === 0) {
-      return noAnswer(language === 'fr' ? "Aucun extrait n'a été fourni : il n'y a rien sur quoi répondre." : 'No excerpts were given, so there is nothing to answer from.');
-    }
-    const excerpts = orderedExcerpts(request)
-      .slice(0, MAX_PROMPT_EXCERPTS)
-      .map((e) => (e.text.length > MAX_EXCERPT_CHARS ? { ...e, text: `${e.text.slice(0, MAX_EXCERPT_CHARS)}…` } : e));
-    const prompt = renderAnswerPrompt(request.question, excerpts, request.language?.trim() || undefined);
-
+  async complete<T>(call: StructuredCall): Promise<StructuredResult<T>> {
+    validateCall(call);
     const attempts = { count: 0 };
     const started = Date.now();
-    let message: Message;
+    let usage = NO_USAGE;
+    let problem = '';
+    for (let round = 1; round <= OUTPUT_ATTEMPTS; round++) {
+      const message = await this.sendOnce(call, attempts);
+      if (typeof message !== 'object' || message === null || !Array.isArray(message.content)) {
+        // A proxy's HTML page or another API's JSON, answered with 200: not a model's reply to retry.
+        throw DomainError.unavailable(LLM_INVALID_RESPONSE, 'The language model answered with something other than a message.');
+      }
+      usage = addUsage(usage, usageOf(message));
+      if (message.stop_reason === 'refusal') {
+        this.meter.record(usage, attempts.count, started);
+        return { kind: 'declined', usage, model: this.name };
+      }
+      const tool = message.content.find((block) => block?.type === 'tool_use' && block.name === call.output.name);
+      if (!tool || tool.type !== 'tool_use') {
+        problem =
+          message.stop_reason === 'max_tokens'
+            ? 'The language model gave no usable answer: it ran out of output tokens.'
+            : `The language model gave no usable answer: it stopped (${message.stop_reason ?? 'no reason'}) without calling ${call.output.name}.`;
+        continue;
+      }
+      if (!matchesSchema(call.output.schema, tool.input)) {
+        problem = `The language model called ${call.output.name} with input that does not match its schema.`;
+        continue;
+      }
+      this.meter.record(usage, attempts.count, started);
+      return { kind: 'output', output: tool.input as T, usage, model: this.name };
+    }
+    throw DomainError.unavailable(LLM_INVALID_RESPONSE, problem);
+  }
+
+  /** One Messages call with the SDK's retries, switching once to an unforced tool choice when the model refuses a forced one. */
+  private async sendOnce(call: StructuredCall, attempts: { count: number }): Promise<Message> {
     try {
-      message = await this.send(prompt, this.forceToolChoice, attempts);
+      return await this.send(call, this.forceToolChoice, attempts);
     } catch (error) {
       if (!(this.forceToolChoice && isForcedToolChoiceRefusal(error))) throw this.failure(error, attempts.count);
       this.forceToolChoice = false;
       try {
-        message = await this.send(prompt, false, attempts);
+        return await this.send(call, false, attempts);
       } catch (again) {
         throw this.failure(again, attempts.count);
       }
     }
-    const usage = this.account(message);
-    // Cost accounting for operators: one line per answered call, tokens only (never the prompt).
-    this.logger.log(
-      `${this.name}: ${attempts.count} attempt${attempts.count === 1 ? '' : 's'}, ${Date.now() - started} ms, input ${usage.inputTokens} tokens ` +
-        `(cache read ${usage.cacheReadTokens ?? 0}, cache write ${usage.cacheWriteTokens ?? 0}), output ${usage.outputTokens} tokens`,
-    );
-    return this.groundedAnswer(message, excerpts, usage);
   }
 
   /** One Messages API call, with the SDK's retries; counts the HTTP attempts (retries included). */
-  private send(prompt: string, forceTool: boolean, attempts: { count: number }): Promise<Message> {
+  private send(call: StructuredCall, forceTool: boolean, attempts: { count: number }): Promise<Message> {
     const toolChoice: ToolChoice = forceTool
-      ? { type: 'tool', name: ANSWER_TOOL_NAME, disable_parallel_tool_use: true }
+      ? { type: 'tool', name: call.output.name, disable_parallel_tool_use: true }
       : { type: 'auto', disable_parallel_tool_use: true };
+    const maxTokens = call.maxTokens ?? DEFAULT_MAX_TOKENS;
+    const tool = { name: call.output.name, description: call.output.description, input_schema: call.output.schema } as Tool;
     const params: MessageCreateParamsNonStreaming = {
       model: this.model,
-      max_tokens: forceTool ? MAX_TOKENS_FORCED : MAX_TOKENS_THINKING,
-      system: [{ type: 'text', text: ANSWER_SYSTEM_PROMPT, cache_control: { type: 'ephemeral' } }],
-      tools: [ANSWER_TOOL as Tool],
+      max_tokens: forceTool ? maxTokens : Math.max(maxTokens, MIN_TOKENS_THINKING),
+      system: [{ type: 'text', text: call.system, cache_control: { type: 'ephemeral' } }],
+      tools: [tool],
       tool_choice: toolChoice,
-      messages: [{ role: 'user', content: prompt }],
+      messages: call.messages.map((m) => ({ role: m.role, content: m.content })),
     };
     const countAttempts: Middleware = (request, next) => {
       attempts.count++;
       return next(request);
     };
     return this.client.messages.create(params, { middleware: [countAttempts] });
-  }
-
-  private account(message: Message): LanguageModelUsage {
-    const u = typeof message === 'object' && message !== null ? message.usage : undefined;
-    const usage: LanguageModelUsage = {
-      inputTokens: count(u?.input_tokens),
-      outputTokens: count(u?.output_tokens),
-      cacheReadTokens: count(u?.cache_read_input_tokens),
-      cacheWriteTokens: count(u?.cache_creation_input_tokens),
-    };
-    this.totals.requests++;
-    this.totals.inputTokens += usage.inputTokens;
-    this.totals.outputTokens += usage.outputTokens;
-    this.totals.cacheReadTokens += usage.cacheReadTokens ?? 0;
-    this.totals.cacheWriteTokens += usage.cacheWriteTokens ?? 0;
-    return usage;
-  }
-
-  private groundedAnswer(message: Message, excerpts: AnswerExcerpt[], usage: LanguageModelUsage): GroundedAnswer {
-    if (typeof message !== 'object' || message === null || !Array.isArray(message.content)) {
-      // A proxy's HTML page or another API's JSON, answered with 200.
-      throw DomainError.unavailable(LLM_INVALID_RESPONSE, 'The language model answered with something other than a message.');
-    }
-    const call = message.content.find((block) => block?.type === 'tool_use' && block.name === ANSWER_TOOL_NAME);
-    if (!call || call.type !== 'tool_use') {
-      if (message.stop_reason === 'refusal') return noAnswer('The language model declined to answer this question.', usage);
-      const why = message.stop_reason === 'max_tokens' ? 'it ran out of output tokens' : `it stopped (${message.stop_reason ?? 'no reason'}) without calling ${ANSWER_TOOL_NAME}`;
-      throw DomainError.unavailable(LLM_INVALID_RESPONSE, `The language model gave no usable answer: ${why}.`);
-    }
-    const input = readAnswerToolInput(call.input);
-    if (!input) {
-      throw DomainError.unavailable(LLM_INVALID_RESPONSE, `The language model called ${ANSWER_TOOL_NAME} with input that does not match its schema.`);
-    }
-    const known = new Set(excerpts.map((e) => e.id));
-    const cited = [...new Set(input.cited_excerpt_ids.map((id) => id.trim()))].filter((id) => known.has(id));
-    const invented = input.cited_excerpt_ids.some((id) => !known.has(id.trim()));
-    const answer = input.answer.trim();
-    const reason = input.reason.trim();
-    if (answer === '') return noAnswer(reason || 'The excerpts do not answer the question.', usage);
-    if (cited.length === 0) {
-      return noAnswer('The language model answered without citing any of the given excerpts, so its answer was discarded as ungrounded.', usage);
-    }
-    const confidence = Math.min(1, Math.max(0, input.confidence)) * (invented ? INVENTED_CITATION_FACTOR : 1);
-    return { answer, reason: reason || 'Answered from the cited excerpts.', confidence: Math.round(confidence * 1000) / 1000, citedExcerptIds: cited, usage };
   }
 
   /** The DomainError for a failed call, after the SDK's retries. */
@@ -263,8 +240,14 @@ export class AnthropicLanguageModel extends LanguageModel {
   }
 }
 
-function count(n: number | null | undefined): number {
-  return typeof n === 'number' && Number.isFinite(n) && n > 0 ? n : 0;
+function usageOf(message: Message): LanguageModelUsage {
+  const u = message.usage;
+  return {
+    inputTokens: tokenCount(u?.input_tokens),
+    outputTokens: tokenCount(u?.output_tokens),
+    cacheReadTokens: tokenCount(u?.cache_read_input_tokens),
+    cacheWriteTokens: tokenCount(u?.cache_creation_input_tokens),
+  };
 }
 
 /** A 400 whose message names `tool_choice`: the model does not accept a forced tool. */

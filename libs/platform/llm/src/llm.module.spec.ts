@@ -8,7 +8,8 @@ import { LanguageModel } from '@svc/kernel';
 import { AnthropicLanguageModel } from './anthropic.language-model';
 import { LlmConfig, llmSettings } from './llm-settings';
 import { LlmModule } from './llm.module';
-import { LocalExtractiveLanguageModel } from './local-extractive.language-model';
+import { NoLanguageModel } from './no.language-model';
+import { OpenAiCompatibleLanguageModel } from './openai-compatible.language-model';
 
 describe('LlmModule and its settings', () => {
   let dataDir: string;
@@ -31,8 +32,26 @@ describe('LlmModule and its settings', () => {
     return [];
   };
 
-  it('defaults to the local extractive model', () => {
-    expect(llmSettings(base)).toEqual({ provider: 'local' });
+  it('defaults to no model, and reads `local` (its former name) as none', () => {
+    expect(llmSettings(base)).toEqual({ provider: 'none' });
+    expect(llmSettings(config({ LLM_PROVIDER: 'local' }))).toEqual({ provider: 'none' });
+  });
+
+  it('reads the openai-compatible settings, the key being optional', () => {
+    expect(llmSettings(config({ LLM_PROVIDER: 'openai-compatible', OPENAI_COMPATIBLE_BASE_URL: 'http://127.0.0.1:11434/v1', OPENAI_COMPATIBLE_MODEL: 'qwen3:8b' }))).toEqual({
+      provider: 'openai-compatible',
+      baseUrl: 'http://127.0.0.1:11434/v1',
+      model: 'qwen3:8b',
+      timeoutMs: 10000,
+      maxRetries: 3,
+    });
+    expect(
+      llmSettings(config({ LLM_PROVIDER: 'openai-compatible', OPENAI_COMPATIBLE_BASE_URL: 'https://api.openai.com/v1', OPENAI_COMPATIBLE_MODEL: 'gpt-5-mini', OPENAI_COMPATIBLE_API_KEY: 'sk-x', LLM_MAX_RETRIES: 1 })),
+    ).toMatchObject({ apiKey: 'sk-x', maxRetries: 1 });
+    expect(problemsOf({ LLM_PROVIDER: 'openai-compatible', OPENAI_COMPATIBLE_BASE_URL: 'ftp://x' })).toEqual([
+      'OPENAI_COMPATIBLE_BASE_URL: must be an http:// or https:// URL without credentials',
+      'OPENAI_COMPATIBLE_MODEL: required when LLM_PROVIDER=openai-compatible',
+    ]);
   });
 
   it('reads the anthropic settings with their defaults, typed or as raw strings', () => {
@@ -59,7 +78,7 @@ describe('LlmModule and its settings', () => {
   });
 
   it('names every wrong or missing variable, never echoing the key', () => {
-    expect(problemsOf({ LLM_PROVIDER: 'openai' })).toEqual([`LLM_PROVIDER: must be 'local' or 'anthropic'`]);
+    expect(problemsOf({ LLM_PROVIDER: 'openai' })).toEqual([`LLM_PROVIDER: must be one of 'none', 'anthropic', 'openai-compatible'`]);
     expect(problemsOf({ LLM_TIMEOUT_MS: 'soon' })).toEqual(['LLM_TIMEOUT_MS: must be a whole number between 100 and 600000']);
     const problems = problemsOf({
       LLM_PROVIDER: 'anthropic',
@@ -85,9 +104,16 @@ describe('LlmModule and its settings', () => {
         await app.close();
       }
     };
-    const local = await resolve({});
-    expect(local).toBeInstanceOf(LocalExtractiveLanguageModel);
-    expect(local.name).toBe('local-extractive-v1');
+    const none = await resolve({});
+    expect(none).toBeInstanceOf(NoLanguageModel);
+    expect([none.name, none.configured]).toEqual(['none', false]);
+    await expect(none.complete({ system: 's', messages: [{ role: 'user', content: 'q' }], output: { name: 'o', description: 'd', schema: {} } })).rejects.toMatchObject({
+      kind: 'unavailable',
+      code: 'LLM.NOT_CONFIGURED',
+    });
+    const chat = await resolve({ LLM_PROVIDER: 'openai-compatible', OPENAI_COMPATIBLE_BASE_URL: 'http://127.0.0.1:8000/v1', OPENAI_COMPATIBLE_MODEL: 'llama' });
+    expect(chat).toBeInstanceOf(OpenAiCompatibleLanguageModel);
+    expect([chat.name, chat.configured]).toEqual(['openai-compatible:llama', true]);
     const remote = await resolve({ LLM_PROVIDER: 'anthropic', ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_MODEL: 'claude-haiku-4-5' });
     expect(remote).toBeInstanceOf(AnthropicLanguageModel);
     expect(remote.name).toBe('anthropic:claude-haiku-4-5');

@@ -1,39 +1,36 @@
-import { DynamicModule, Global, Module } from '@nestjs/common';
+import { DynamicModule, Module } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '@svc/config';
 import { LanguageModel } from '@svc/kernel';
 import { AnthropicLanguageModel } from './anthropic.language-model';
 import { LlmConfig, llmSettings, LlmSettings } from './llm-settings';
-import { LocalExtractiveLanguageModel } from './local-extractive.language-model';
+import { NoLanguageModel } from './no.language-model';
+import { OpenAiCompatibleLanguageModel } from './openai-compatible.language-model';
 
-/** The one place that turns settings into an adapter. */
+/** The one place that turns settings into a transport. */
 export function createLanguageModel(settings: LlmSettings): LanguageModel {
   switch (settings.provider) {
-    case 'local':
-      return new LocalExtractiveLanguageModel();
+    case 'none':
+      return new NoLanguageModel();
     case 'anthropic':
-      return new AnthropicLanguageModel({
-        apiKey: settings.apiKey,
-        baseUrl: settings.baseUrl,
-        model: settings.model,
-        timeoutMs: settings.timeoutMs,
-        maxRetries: settings.maxRetries,
-      });
+      return new AnthropicLanguageModel(settings);
+    case 'openai-compatible':
+      return new OpenAiCompatibleLanguageModel(settings);
   }
 }
 
 /**
- * Provides the kernel's LanguageModel, chosen from LLM_PROVIDER: `local` (default, deterministic
- * extractive answering, no network) or `anthropic` (ANTHROPIC_API_KEY, optional ANTHROPIC_BASE_URL,
- * ANTHROPIC_MODEL, LLM_TIMEOUT_MS, LLM_MAX_RETRIES). Needs the global PlatformCoreModule (APP_CONFIG).
- * A bad setting fails the boot with a ConfigError naming the variable.
+ * Provides the kernel's LanguageModel transport, chosen from LLM_PROVIDER: `none` (default: no model,
+ * capabilities use their rule-based adapters), `anthropic` (ANTHROPIC_API_KEY, optional
+ * ANTHROPIC_BASE_URL, ANTHROPIC_MODEL) or `openai-compatible` (OPENAI_COMPATIBLE_BASE_URL,
+ * OPENAI_COMPATIBLE_MODEL, optional OPENAI_COMPATIBLE_API_KEY); LLM_TIMEOUT_MS and LLM_MAX_RETRIES
+ * for both. Not global: a context that has capability ports imports it. Needs APP_CONFIG. A bad
+ * setting fails the boot with a ConfigError naming the variable.
  */
-@Global()
 @Module({})
 export class LlmModule {
   static forRoot(): DynamicModule {
     return {
       module: LlmModule,
-      global: true,
       providers: [
         {
           provide: LanguageModel,

@@ -14,3 +14,7 @@ export * from './parsing/chunking';
 export * from './parsing/document-parser.port';
 export * from './parsing/parsed-document';
 export * from './search-answers';
+export * from './answers/answer-composer';
+export * from './answers/answer-prompt';
+export * from './answers/model.answer-composer';
+export * from './answers/rule-based.answer-composer';

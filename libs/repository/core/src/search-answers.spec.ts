@@ -1,4 +1,5 @@
-import { AnswerRequest, DomainError, GroundedAnswer, LanguageModel } from '@svc/kernel';
+import { DomainError } from '@svc/kernel';
+import { AnswerComposer, AnswerRequest, GroundedAnswer } from './answers/answer-composer';
 import { FixedClock, ImmediateUnitOfWork, TestIds } from '@svc/kernel/testing';
 import { AnswerSearch, dateRange, SearchAnswerSettings, SearchLogEntry, SearchLogRepository } from './search-answers';
 import { SearchSemanticNodes, SemanticSearchResult } from './search-semantic-nodes.use-case';
@@ -87,13 +88,13 @@ describe('AnswerSearch', () => {
     }
   }
 
-  class ScriptedModel extends LanguageModel {
+  class ScriptedModel extends AnswerComposer {
     readonly name = 'scripted';
     readonly requests: AnswerRequest[] = [];
     constructor(private readonly reply: () => Promise<GroundedAnswer>) {
       super();
     }
-    answer(request: AnswerRequest) {
+    compose(request: AnswerRequest) {
       this.requests.push(request);
       return this.reply();
     }

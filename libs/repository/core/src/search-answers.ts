@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { Clock, DomainError, GroundedAnswer, IdGenerator, isDomainError, LanguageModel, UnitOfWork } from '@svc/kernel';
+import { Clock, DomainError, IdGenerator, isDomainError, UnitOfWork } from '@svc/kernel';
+import { AnswerComposer, GroundedAnswer } from './answers/answer-composer';
 import { SearchSemanticNodes } from './search-semantic-nodes.use-case';
 
 /** The search answer record of the instance API (spec part 2). */
@@ -44,20 +45,20 @@ export class SearchAnswerSettings {
   constructor(
     /** Below this confidence the search counts as unanswered (got_answer false, answer ''). */
     readonly threshold = 0.5,
-    /** Semantic nodes handed to the language model. */
+    /** Semantic nodes handed to the answer composer. */
     readonly excerpts = 8,
   ) {}
 }
 
 /**
- * `/api/search/query`: retrieve (hybrid), let the LanguageModel answer from the excerpts only, decide
+ * `/api/search/query`: retrieve (hybrid), let the AnswerComposer answer from the excerpts only, decide
  * `got_answer` by the configured threshold, and log the search whatever the outcome.
  */
 @Injectable()
 export class AnswerSearch {
   constructor(
     private readonly search: SearchSemanticNodes,
-    private readonly model: LanguageModel,
+    private readonly composer: AnswerComposer,
     private readonly logs: SearchLogRepository,
     private readonly settings: SearchAnswerSettings,
     private readonly ids: IdGenerator,
@@ -70,7 +71,7 @@ export class AnswerSearch {
     const names = new Map(retrieved.documents_contents.map((d) => [d.document_id, d]));
     let grounded: GroundedAnswer;
     try {
-      grounded = await this.model.answer({
+      grounded = await this.composer.compose({
         question: query,
         excerpts: retrieved.semantic_nodes.map((n) => ({ id: n.id, documentId: n.document_id, documentName: names.get(n.document_id)?.document_name ?? '', text: n.text, score: n.score })),
       });

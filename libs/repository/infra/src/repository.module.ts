@@ -3,8 +3,13 @@ import { REPOSITORY_JOB_NAMES, RepositoryIndexDocumentPayload } from '@svc/contr
 import { APP_CONFIG, AppConfig, deriveKey } from '@svc/config';
 import { InstanceAuthenticator } from '@svc/http';
 import { JobHandlerRegistry } from '@svc/jobs';
+import { LanguageModel } from '@svc/kernel';
+import { LlmModule } from '@svc/llm';
 import {
+  AnswerComposer,
   AnswerSearch,
+  ModelAnswerComposer,
+  RuleBasedAnswerComposer,
   SearchAnswerSettings,
   SearchLogRepository,
   SearchStats,
@@ -103,6 +108,7 @@ export class RepositoryModule {
   static forRoot(options: RepositoryModuleOptions = { withControllers: false, withJobHandlers: false }): DynamicModule {
     return {
       module: RepositoryModule,
+      imports: [LlmModule.forRoot()],
       controllers: options.withControllers ? [InstanceDocumentsController, InstanceSearchController, RetrievalController, InstanceApiKeysController] : [],
       providers: [
         { provide: RepositoryInstanceStore, useClass: TypeOrmRepositoryInstanceStore },
@@ -112,6 +118,8 @@ export class RepositoryModule {
         { provide: InstanceKeyHasher, inject: [APP_CONFIG], useFactory: (c: AppConfig) => new HmacInstanceKeyHasher(deriveKey(c.authSecret, 'instance-key-pepper')) },
         { provide: InstanceAuthenticator, useClass: RepositoryInstanceAuthenticator },
         { provide: SearchLogRepository, useClass: TypeOrmSearchLogRepository },
+        // The search-answer capability: the configured language model, else the rule-based composer.
+        { provide: AnswerComposer, inject: [LanguageModel], useFactory: (model: LanguageModel) => (model.configured ? new ModelAnswerComposer(model) : new RuleBasedAnswerComposer()) },
         { provide: SearchAnswerSettings, inject: [APP_CONFIG], useFactory: (c: AppConfig) => new SearchAnswerSettings(c.SEARCH_ANSWER_THRESHOLD) },
         { provide: IngestionSettings, inject: [APP_CONFIG], useFactory: (c: AppConfig) => new IngestionSettings(c.INGESTION_MAX_INSTANCE_BYTES) },
         ...USE_CASES,

@@ -1,27 +1,4 @@
-/** One retrieved passage the answer may quote: a semantic node and the document it comes from. */
-export interface AnswerExcerpt {
-  /** The semantic node id (`kn_`); cited back in `GroundedAnswer.citedExcerptIds`. Unique within a request. */
-  id: string;
-  documentId: string;
-  /** The document's display name, used in the reason ("Quoted from "Refund policy"..."). */
-  documentName: string;
-  text: string;
-  /**
-   * The retriever's score, higher is better. Its scale depends on the retriever (cosine similarity,
-   * reciprocal rank fusion...), so adapters compare scores within one request, never with a constant.
-   */
-  score: number;
-}
-
-export interface AnswerRequest {
-  question: string;
-  /** The retrieved excerpts, any order. May be empty. */
-  excerpts: AnswerExcerpt[];
-  /** BCP 47 tag of the language to answer in (`en`, `fr-FR`); unset: the question's language. */
-  language?: string;
-}
-
-/** Tokens one call consumed, for cost accounting. Local models report none. */
+/** Tokens one call consumed, for cost accounting. */
 export interface LanguageModelUsage {
   inputTokens: number;
   outputTokens: number;
@@ -31,38 +8,61 @@ export interface LanguageModelUsage {
   cacheWriteTokens?: number;
 }
 
-export interface GroundedAnswer {
-  /** The answer, built only from the excerpts; '' when they do not answer the question. */
-  answer: string;
-  /** One or two sentences for people: where the answer comes from and why, or why there is none. */
-  reason: string;
-  /** 0..1, how likely the answer is right and complete given the excerpts; 0 when `answer` is ''. */
-  confidence: number;
-  /** Ids of the excerpts the answer rests on, each one of the request's ids, no repeats; [] when `answer` is ''. */
-  citedExcerptIds: string[];
-  usage?: LanguageModelUsage;
+export interface ModelMessage {
+  role: 'user' | 'assistant';
+  content: string;
 }
 
+/** The shape the model must answer with: a JSON Schema (draft 2020-12 subset: objects, arrays, strings, numbers, enums). */
+export interface StructuredOutputSpec {
+  /** `[a-zA-Z0-9_-]{1,64}`: the tool name (Anthropic) or the response-format name (chat completions). */
+  name: string;
+  /** What the output is, for the model. */
+  description: string;
+  schema: Record<string, unknown>;
+}
+
+export interface StructuredCall {
+  /**
+   * The fixed instructions. Keep them identical across calls of one capability: providers that cache
+   * prompts (Anthropic) cache them.
+   */
+  system: string;
+  /** The conversation so far, ending with the user's turn; at least one message. */
+  messages: ModelMessage[];
+  output: StructuredOutputSpec;
+  /** Output budget of one attempt; the adapter's default when unset. */
+  maxTokens?: number;
+}
+
+export type StructuredResult<T> =
+  /** The model answered, and its output matches the schema. */
+  | { kind: 'output'; output: T; usage: LanguageModelUsage; model: string }
+  /** The model declined to answer (a safety refusal): an outcome the capability turns into "no answer". */
+  | { kind: 'declined'; usage: LanguageModelUsage; model: string };
+
 /**
- * Answers a question from retrieved excerpts, and only from them: a capability, not a chat API.
- * Prompts and output schemas belong to the use cases; an adapter is transport and validation.
+ * A language model as transport: one generic structured call (system text, messages, an output
+ * schema) that returns output validated against the schema, with the tokens it cost. Prompts and
+ * schemas belong to the capability ports of the contexts that ask (for instance the repository's
+ * `AnswerComposer`); an adapter is transport, retries and validation only.
  *
  * Contract, for every adapter:
- * - Grounded: the answer never states a fact absent from the excerpts, and cites the excerpts it rests
- *   on (ids among the request's, no repeats). When the excerpts do not answer (or there are none),
- *   the answer is '' with confidence 0, no citations and a reason saying so. That is an outcome, not an
- *   error.
- * - Bounded: `confidence` is a finite number in 0..1.
- * - Stateless: requests are independent; the same request may be sent again (retries are safe).
- * - Errors are DomainErrors, never a raw SDK or network error: `invalid` (`LLM.INVALID_REQUEST`) for
- *   a blank question or repeated excerpt ids; `unavailable` (`LLM.UNAVAILABLE`, with
- *   `retryAfterSeconds`) when a remote model stays down, overloaded, rate-limited or silent after the
+ * - Validated: `output` matches `call.output.schema`. A reply that is not JSON or does not match is
+ *   asked again once, then reported as `LLM.INVALID_RESPONSE`; it is never returned.
+ * - Stateless: calls are independent; the same call may be sent again (retries are safe).
+ * - Errors are DomainErrors, never a raw SDK or network error: `invalid` (`LLM.INVALID_REQUEST`) for a
+ *   call without messages or with a bad output name; `unavailable` (`LLM.UNAVAILABLE`, with
+ *   `retryAfterSeconds`) when the model stays down, overloaded, rate-limited or silent after the
  *   adapter's own retries; `unavailable` (`LLM.INVALID_RESPONSE`) when it answers with something
  *   unusable; `unavailable` or `internal` (`LLM.REQUEST_REFUSED`) when it refuses the request
- *   (credentials, model name, malformed request). Messages never hold a key, a URL or a response body.
+ *   (credentials, model name: `unavailable`; a malformed request: `internal`); `unavailable`
+ *   (`LLM.NOT_CONFIGURED`) when no model is configured. Messages never hold a key, a URL or a body.
  */
 export abstract class LanguageModel {
-  /** Identifies the model in logs and stored answers (`local-extractive-v1`, `anthropic:<model>`). */
+  /** `none`, `anthropic:<model>`, `openai-compatible:<model>`: names the model in logs. */
   abstract readonly name: string;
-  abstract answer(request: AnswerRequest): Promise<GroundedAnswer>;
+  /** False for the `none` provider: capabilities then use their rule-based adapters. */
+  abstract readonly configured: boolean;
+  abstract complete<T>(call: StructuredCall): Promise<StructuredResult<T>>;
 }

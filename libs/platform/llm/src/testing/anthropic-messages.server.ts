@@ -1,12 +1,9 @@
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { AnswerExcerpt } from '@svc/kernel';
-import { ANSWER_TOOL_NAME } from '../answer-prompt';
-import { answerExtractively } from '../local-extractive.language-model';
 
 /** What the server does with one request; requests beyond the script get `ok`. */
 export type ScriptedReply =
-  /** A message whose tool call answers from the prompt's excerpts (with the local extractive model). */
+  /** A message whose tool call holds the responder's answer. */
   | 'ok'
   /** Never answers (the client's timeout must fire). */
   | 'hang'
@@ -32,7 +29,7 @@ export interface MessagesRequestBody {
   model?: string;
   max_tokens?: number;
   system?: string | SystemBlock[];
-  tools?: { name: string; description?: string; input_schema?: { properties?: Record<string, unknown>; required?: string[] } }[];
+  tools?: { name: string; description?: string; input_schema?: JsonSchema }[];
   tool_choice?: { type: string; name?: string; disable_parallel_tool_use?: boolean };
   messages?: { role: string; content: string | { type: string; text?: string }[] }[];
   temperature?: number;
@@ -53,36 +50,20 @@ export interface RecordedMessagesRequest {
   body: MessagesRequestBody;
 }
 
-/** Prompt parts the server reads back from the user message (the inverse of `renderAnswerPrompt`). */
-export interface ReadPrompt {
-  question: string;
-  excerpts: AnswerExcerpt[];
-  language?: string;
-}
-
-const UNESCAPES: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"' };
-const unescape = (text: string) => text.replace(/&(?:amp|lt|gt|quot);/g, (e) => UNESCAPES[e]);
-
-/** Reads the question, the excerpts and the language out of a user message built by `renderAnswerPrompt`. */
-export function readAnswerPrompt(text: string): ReadPrompt {
-  const question = unescape(/<question>([\s\S]*?)<\/question>/.exec(text)?.[1] ?? '');
-  const excerpts: AnswerExcerpt[] = [];
-  const pattern = /<excerpt id="([^"]*)" document_id="([^"]*)" document="([^"]*)" rank="(\d+)">\n([\s\S]*?)\n<\/excerpt>/g;
-  for (let m = pattern.exec(text); m; m = pattern.exec(text)) {
-    excerpts.push({ id: unescape(m[1]), documentId: unescape(m[2]), documentName: unescape(m[3]), text: unescape(m[5]), score: 1 / Number(m[4]) });
-  }
-  const language = /Answer in the language tagged "([^"]*)"/.exec(text)?.[1];
-  return { question, excerpts, language: language ? unescape(language) : undefined };
-}
+/**
+ * How the server's model answers a request it does not fail: the tool input for the forced (or first)
+ * tool, from the request body and its user text. The default fills the tool's input schema with
+ * placeholder values (see `sampleOf`); tests that need meaningful answers set their own.
+ */
+export type MessagesResponder = (body: MessagesRequestBody, userText: string) => unknown;
 
 /** About four characters a token, like the API's tokenizers on English prose. */
 const tokensOf = (text: string) => Math.ceil(text.length / 4);
 
 /**
- * A local HTTP server speaking Anthropic's Messages API (`POST /v1/messages`), for tests. By default
- * it answers like a grounded model: it reads the question and excerpts from the user message and
- * calls the requested tool with the local extractive model's answer (a text block first when the tool
- * is not forced, as thinking models do). It simulates prompt caching (the system blocks and tools up to
+ * A local HTTP server speaking Anthropic's Messages API (`POST /v1/messages`), for tests. It calls
+ * the requested tool with what `respond` gives (a text block first when the tool is not forced, as
+ * thinking models do). It simulates prompt caching (the system blocks and tools up to
  * a `cache_control` mark are written once, then read) and reports usage. Failures are scripted:
  * 429 with `retry-after`, 529 `overloaded_error`, 500, 401 (scripted, or for a key other than
  * `expectedApiKey`), silence, malformed tool input. Every request is recorded (headers included) so
@@ -95,6 +76,8 @@ export class FakeAnthropicMessagesServer {
   rejectsForcedToolChoice = false;
   /** When set, a request authenticated with another key (or none) gets a 401 `authentication_error`. */
   expectedApiKey?: string;
+  /** The model's answers; reset to placeholder values matching the tool's schema. */
+  respond: MessagesResponder = sampleResponder;
   private readonly cachedPrefixes = new Set<string>();
   private readonly hanging: ServerResponse[] = [];
   private server?: Server;
@@ -142,6 +125,7 @@ export class FakeAnthropicMessagesServer {
     this.cachedPrefixes.clear();
     this.rejectsForcedToolChoice = false;
     this.expectedApiKey = undefined;
+    this.respond = sampleResponder;
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -192,9 +176,8 @@ export class FakeAnthropicMessagesServer {
       });
     }
     const prompt = userText(body);
-    const read = readAnswerPrompt(prompt);
     const forced = body.tool_choice?.type === 'tool' || body.tool_choice?.type === 'any';
-    const toolName = body.tool_choice?.name ?? body.tools?.[0]?.name ?? ANSWER_TOOL_NAME;
+    const toolName = body.tool_choice?.name ?? body.tools?.[0]?.name ?? 'unnamed_tool';
     const content: unknown[] = [];
     let stopReason = 'tool_use';
     if (reply === 'text-only') {
@@ -207,8 +190,7 @@ export class FakeAnthropicMessagesServer {
       stopReason = 'refusal';
     } else {
       if (!forced) content.push({ type: 'text', text: 'Reading the excerpts.', citations: null });
-      const input =
-        typeof reply === 'object' ? reply.toolInput : toolInputFor(read);
+      const input = typeof reply === 'object' ? reply.toolInput : this.respond(body, prompt);
       content.push({ type: 'tool_use', id: `toolu_fake_${this.sequence}`, name: toolName, input, caller: { type: 'direct' } });
     }
     const message = {
@@ -263,8 +245,37 @@ function userText(body: MessagesRequestBody): string {
   return typeof user.content === 'string' ? user.content : user.content.map((b) => b.text ?? '').join('\n');
 }
 
-function toolInputFor(read: ReadPrompt): Record<string, unknown> {
-  if (read.question.trim() === '') return { answer: '', reason: 'No question was asked.', confidence: 0, cited_excerpt_ids: [] };
-  const answer = answerExtractively({ question: read.question, excerpts: read.excerpts, language: read.language });
-  return { answer: answer.answer, reason: answer.reason, confidence: answer.confidence, cited_excerpt_ids: answer.citedExcerptIds };
+export interface JsonSchema {
+  type?: string;
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+  items?: JsonSchema;
+  enum?: unknown[];
+  minimum?: number;
+}
+
+/** A value matching a (simple) JSON Schema: first enum value, minimum or 0, '', [], and every property. */
+export function sampleOf(schema: JsonSchema | undefined): unknown {
+  if (!schema) return null;
+  if (schema.enum) return schema.enum[0];
+  switch (schema.type) {
+    case 'object':
+      return Object.fromEntries(Object.entries(schema.properties ?? {}).map(([key, value]) => [key, sampleOf(value)]));
+    case 'array':
+      return [];
+    case 'string':
+      return '';
+    case 'number':
+    case 'integer':
+      return schema.minimum ?? 0;
+    case 'boolean':
+      return false;
+    default:
+      return null;
+  }
+}
+
+function sampleResponder(body: MessagesRequestBody): unknown {
+  const name = body.tool_choice?.name ?? body.tools?.[0]?.name;
+  return sampleOf(body.tools?.find((t) => t.name === name)?.input_schema);
 }

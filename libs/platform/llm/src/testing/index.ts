@@ -1,3 +1,4 @@
-/** Test support of the LLM adapters (`@svc/llm/testing`): a local server that speaks the Messages API, and the port's contract suite. */
+/** Test support of the LLM transports (`@svc/llm/testing`): local servers that speak the Messages API and the chat-completions API. */
 export * from './anthropic-messages.server';
-export * from './language-model.contract';
+export * from './chat-completions.server';
+export * from './structured-call.fixture';

@@ -1,8 +1,9 @@
-import { AnswerExcerpt, AnswerRequest, isDomainError } from '@svc/kernel';
-import { answerExtractively, LocalExtractiveLanguageModel } from './local-extractive.language-model';
-import { expectWellFormed, languageModelContract } from './testing/language-model.contract';
+import { isDomainError } from '@svc/kernel';
+import { AnswerExcerpt, AnswerRequest } from './answer-composer';
+import { answerExtractively, RuleBasedAnswerComposer } from './rule-based.answer-composer';
+import { answerComposerContract, expectWellFormed } from './testing/answer-composer.contract';
 
-languageModelContract('LocalExtractiveLanguageModel', () => new LocalExtractiveLanguageModel());
+answerComposerContract('RuleBasedAnswerComposer', () => new RuleBasedAnswerComposer());
 
 const excerpt = (id: string, documentName: string, text: string, score = 0.03): AnswerExcerpt => ({ id, documentId: `doc_${id}`, documentName, text, score });
 
@@ -32,9 +33,9 @@ const REMBOURSEMENT = excerpt(
 
 const ask = (question: string, excerpts: AnswerExcerpt[], language?: string) => answerExtractively({ question, excerpts, language });
 
-describe('LocalExtractiveLanguageModel', () => {
+describe('RuleBasedAnswerComposer', () => {
   it('is named for its algorithm version', () => {
-    expect(new LocalExtractiveLanguageModel().name).toBe('local-extractive-v1');
+    expect(new RuleBasedAnswerComposer().name).toBe('local-extractive-v1');
   });
 
   it('quotes the sentence that answers, verbatim, cites its excerpt and explains where it comes from', () => {
@@ -163,14 +164,14 @@ describe('LocalExtractiveLanguageModel', () => {
   });
 
   it('is deterministic: the same answer every time, whatever the order of the excerpts', async () => {
-    const model = new LocalExtractiveLanguageModel();
+    const model = new RuleBasedAnswerComposer();
     const excerpts = [REFUND, FAQ, HOTEL, HOTEL_2023, REMOTE, REMOTE_COPY, PASSWORDS];
     const questions = ['How long does a refund take?', 'How much is a hotel night reimbursed?', 'Who provides home office equipment?', 'refund card'];
     for (const question of questions) {
-      const first = await model.answer({ question, excerpts });
-      expect(await model.answer({ question, excerpts })).toEqual(first);
-      expect(await model.answer({ question, excerpts: [...excerpts].reverse() })).toEqual(first);
-      expect(await model.answer({ question, excerpts: [...excerpts.slice(3), ...excerpts.slice(0, 3)] })).toEqual(first);
+      const first = await model.compose({ question, excerpts });
+      expect(await model.compose({ question, excerpts })).toEqual(first);
+      expect(await model.compose({ question, excerpts: [...excerpts].reverse() })).toEqual(first);
+      expect(await model.compose({ question, excerpts: [...excerpts.slice(3), ...excerpts.slice(0, 3)] })).toEqual(first);
     }
   });
 

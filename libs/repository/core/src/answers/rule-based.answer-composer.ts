@@ -1,5 +1,4 @@
-import { AnswerExcerpt, AnswerRequest, GroundedAnswer, LanguageModel } from '@svc/kernel';
-import { noAnswer, requestedLanguage, validateAnswerRequest } from './answer-request';
+import { AnswerComposer, AnswerExcerpt, AnswerRequest, GroundedAnswer, noAnswer, requestedLanguage, validateAnswerRequest } from './answer-composer';
 import { AnswerType, findNamedValue, findValues, isNegative, questionIntent, TypedValue, ValueKind, yesNoEvidence } from './answer-types';
 import { contentStems, foldText, guessLanguage, isWeakStem, Sentence, splitSentences, stem, STOPWORDS, WEAK_TERM_WEIGHT, writtenWords } from './text-analysis';
 
@@ -85,7 +84,7 @@ interface Candidate {
 type Language = 'en' | 'fr';
 
 /**
- * The default LanguageModel: deterministic extractive answering, no network, no model weights. It
+ * The default AnswerComposer: deterministic extractive answering, no network, no model weights. It
  * quotes the sentences of the excerpts that answer the question, verbatim, and never writes a word of
  * its own into the answer.
  *
@@ -110,15 +109,15 @@ type Language = 'en' | 'fr';
  * answer-type cues and stemming are English and French only; the confidence coefficients are set by
  * hand, not fitted on labelled data. The reason is written in English or French only.
  */
-export class LocalExtractiveLanguageModel extends LanguageModel {
+export class RuleBasedAnswerComposer extends AnswerComposer {
   readonly name = LOCAL_EXTRACTIVE_MODEL_NAME;
 
-  async answer(request: AnswerRequest): Promise<GroundedAnswer> {
+  async compose(request: AnswerRequest): Promise<GroundedAnswer> {
     return answerExtractively(request);
   }
 }
 
-/** The algorithm behind LocalExtractiveLanguageModel, synchronous (see the class comment). */
+/** The algorithm behind RuleBasedAnswerComposer, synchronous (see the class comment). */
 export function answerExtractively(request: AnswerRequest): GroundedAnswer {
   validateAnswerRequest(request);
   const language: Language = requestedLanguage(request.language) ?? guessLanguage(request.question);

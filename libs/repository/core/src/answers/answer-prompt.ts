@@ -1,10 +1,9 @@
-import type { AnswerExcerpt, AnswerRequest } from '@svc/kernel';
+import type { AnswerExcerpt, AnswerRequest } from './answer-composer';
 
 /*
- * The prompt and the output schema of the search-answer call. By ARCHITECTURE §4 they belong to the
- * use case that asks the question (the repository core, next to the search-answer use case), and an
- * LLM adapter is transport only. They move there with that use case; until then they live next to
- * their only user. Nothing here depends on an SDK, so the move is a file move.
+ * The prompt and the output schema of the search-answer call, next to the capability port they serve
+ * (ModelAnswerComposer sends them through the generic structured call of the configured transport;
+ * the transport knows nothing of answers). Nothing here depends on an SDK.
  */
 
 export const ANSWER_TOOL_NAME = 'submit_answer';
@@ -30,12 +29,12 @@ Reply by calling the ${ANSWER_TOOL_NAME} tool exactly once, with no other text.
 
 Example. The question "How long do refunds take?" with the excerpts <excerpt id="kn_1" document="Refund policy">Refunds are processed within 30 days of the request.</excerpt> and <excerpt id="kn_2" document="Customer FAQ">Refunds are issued within 14 days.</excerpt> is answered with ${ANSWER_TOOL_NAME}: answer "The documents disagree: the Refund policy says refunds are processed within 30 days of the request, the Customer FAQ says within 14 days.", reason "Both documents give the refund delay, with different figures.", confidence 0.5, cited_excerpt_ids ["kn_1", "kn_2"].`;
 
-/** What the model submits: the input schema of the answer tool (JSON Schema). */
-export const ANSWER_TOOL = {
+/** What the model submits (JSON Schema): the answer tool's input with Anthropic, the response format with chat completions. */
+export const ANSWER_OUTPUT = {
   name: ANSWER_TOOL_NAME,
   description:
     'Submits the answer to the question, built only from the excerpts. Call it exactly once. When the excerpts do not answer the question, submit an empty answer with confidence 0 and no citations.',
-  input_schema: {
+  schema: {
     type: 'object' as const,
     properties: {
       answer: { type: 'string', description: 'The answer, from the excerpts only, in the requested language; "" when they do not answer the question.' },
@@ -63,7 +62,7 @@ export interface AnswerToolInput {
   cited_excerpt_ids: string[];
 }
 
-/** Reads the answer tool's input; undefined when it does not match the schema. */
+/** Reads the model's answer; undefined when it does not match the schema (the transport validates too; this narrows the type). */
 export function readAnswerToolInput(input: unknown): AnswerToolInput | undefined {
   if (typeof input !== 'object' || input === null) return undefined;
   const { answer, reason, confidence, cited_excerpt_ids: cited } = input as Record<string, unknown>;
@@ -107,4 +106,22 @@ export function renderAnswerPrompt(question: string, excerpts: AnswerExcerpt[], 
 export function orderedExcerpts(request: AnswerRequest): AnswerExcerpt[] {
   const score = (e: AnswerExcerpt) => (Number.isFinite(e.score) ? e.score : 0);
   return [...request.excerpts].sort((a, b) => score(b) - score(a) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
+
+const UNESCAPES: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"' };
+const unescapeMarkup = (text: string) => text.replace(/&(?:amp|lt|gt|quot);/g, (e) => UNESCAPES[e]);
+
+/**
+ * Reads the question, the excerpts and the language back out of a user message built by
+ * `renderAnswerPrompt` (its inverse): what a test's model server needs to answer like a grounded model.
+ */
+export function readAnswerPrompt(text: string): AnswerRequest {
+  const question = unescapeMarkup(/<question>([\s\S]*?)<\/question>/.exec(text)?.[1] ?? '');
+  const excerpts: AnswerExcerpt[] = [];
+  const pattern = /<excerpt id="([^"]*)" document_id="([^"]*)" document="([^"]*)" rank="(\d+)">\n([\s\S]*?)\n<\/excerpt>/g;
+  for (let m = pattern.exec(text); m; m = pattern.exec(text)) {
+    excerpts.push({ id: unescapeMarkup(m[1]), documentId: unescapeMarkup(m[2]), documentName: unescapeMarkup(m[3]), text: unescapeMarkup(m[5]), score: 1 / Number(m[4]) });
+  }
+  const language = /Answer in the language tagged "([^"]*)"/.exec(text)?.[1];
+  return { question, excerpts, language: language ? unescapeMarkup(language) : undefined };
 }

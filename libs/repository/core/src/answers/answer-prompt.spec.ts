@@ -1,5 +1,4 @@
-import { ANSWER_SYSTEM_PROMPT, ANSWER_TOOL, escapeMarkup, orderedExcerpts, readAnswerToolInput, renderAnswerPrompt } from './answer-prompt';
-import { readAnswerPrompt } from './testing/anthropic-messages.server';
+import { ANSWER_OUTPUT, ANSWER_SYSTEM_PROMPT, escapeMarkup, orderedExcerpts, readAnswerPrompt, readAnswerToolInput, renderAnswerPrompt } from './answer-prompt';
 
 describe('answer prompt', () => {
   const excerpts = [
@@ -40,9 +39,9 @@ describe('answer prompt', () => {
   });
 
   it('describes the structured answer as the tool input schema', () => {
-    expect(ANSWER_TOOL.name).toBe('submit_answer');
-    expect(ANSWER_TOOL.input_schema.required).toEqual(['answer', 'reason', 'confidence', 'cited_excerpt_ids']);
-    expect(Object.keys(ANSWER_TOOL.input_schema.properties)).toEqual(['answer', 'reason', 'confidence', 'cited_excerpt_ids']);
+    expect(ANSWER_OUTPUT.name).toBe('submit_answer');
+    expect(ANSWER_OUTPUT.schema.required).toEqual(['answer', 'reason', 'confidence', 'cited_excerpt_ids']);
+    expect(Object.keys(ANSWER_OUTPUT.schema.properties)).toEqual(['answer', 'reason', 'confidence', 'cited_excerpt_ids']);
   });
 
   it('reads a tool input that matches the schema, and nothing else', () => {

@@ -1,4 +1,4 @@
-import { AnswerExcerpt, AnswerRequest, GroundedAnswer, LanguageModel } from '@svc/kernel';
+import { AnswerComposer, AnswerExcerpt, AnswerRequest, GroundedAnswer } from '../answer-composer';
 import { domainErrorOf } from '@svc/kernel/testing';
 
 /** A small repository: a refund rule, a contradicting FAQ, unrelated travel rules. */
@@ -35,7 +35,7 @@ const FAQ: AnswerExcerpt = {
 };
 
 
-/** The shape every answer must have, whatever the adapter (kernel/language-model.ts). */
+/** The shape every answer must have, whatever the adapter (answers/answer-composer.ts). */
 export function expectWellFormed(answer: GroundedAnswer, request: AnswerRequest): void {
   expect(typeof answer.answer).toBe('string');
   expect(typeof answer.reason).toBe('string');
@@ -60,14 +60,14 @@ export function expectWellFormed(answer: GroundedAnswer, request: AnswerRequest)
 }
 
 /**
- * What every LanguageModel adapter promises (kernel/language-model.ts): grounded answers of one
+ * What every AnswerComposer adapter promises (answers/answer-composer.ts): grounded answers of one
  * shape, confidence in 0..1, citations among the given excerpts, an empty answer with confidence 0
  * when the excerpts do not answer or there are none, DomainErrors for bad requests. Run it from an
  * adapter's spec with a factory that builds the adapter (against a fake server for remote ones).
  */
-export function languageModelContract(name: string, factory: () => LanguageModel | Promise<LanguageModel>): void {
-  describe(`LanguageModel contract: ${name}`, () => {
-    let model: LanguageModel;
+export function answerComposerContract(name: string, factory: () => AnswerComposer | Promise<AnswerComposer>): void {
+  describe(`AnswerComposer contract: ${name}`, () => {
+    let model: AnswerComposer;
 
     beforeAll(async () => {
       model = await factory();
@@ -80,7 +80,7 @@ export function languageModelContract(name: string, factory: () => LanguageModel
 
     it('answers a question an excerpt answers, citing it', async () => {
       const request = { question: 'How long does a refund take?', excerpts: CONTRACT_EXCERPTS };
-      const answer = await model.answer(request);
+      const answer = await model.compose(request);
       expectWellFormed(answer, request);
       expect(answer.answer).toContain('30 days');
       expect(answer.citedExcerptIds).toContain('kn_refund');
@@ -89,14 +89,14 @@ export function languageModelContract(name: string, factory: () => LanguageModel
 
     it('gives an empty answer with confidence 0 when there are no excerpts', async () => {
       const request = { question: 'How long does a refund take?', excerpts: [] };
-      const answer = await model.answer(request);
+      const answer = await model.compose(request);
       expectWellFormed(answer, request);
       expect(answer).toMatchObject({ answer: '', confidence: 0, citedExcerptIds: [] });
     });
 
     it('gives an empty answer with confidence 0 when the excerpts do not answer', async () => {
       const request = { question: 'What is the capital of France?', excerpts: CONTRACT_EXCERPTS };
-      const answer = await model.answer(request);
+      const answer = await model.compose(request);
       expectWellFormed(answer, request);
       expect(answer).toMatchObject({ answer: '', confidence: 0, citedExcerptIds: [] });
     });
@@ -110,12 +110,12 @@ export function languageModelContract(name: string, factory: () => LanguageModel
         { question: 'How long does a refund take?', excerpts: [...CONTRACT_EXCERPTS, FAQ] },
         { question: 'refund', excerpts: [CONTRACT_EXCERPTS[0]] },
       ];
-      for (const request of requests) expectWellFormed(await model.answer(request), request);
+      for (const request of requests) expectWellFormed(await model.compose(request), request);
     });
 
     it('is less confident when two excerpts disagree than when one answers alone', async () => {
-      const alone = await model.answer({ question: 'How long does a refund take?', excerpts: [CONTRACT_EXCERPTS[0]] });
-      const disputed = await model.answer({ question: 'How long does a refund take?', excerpts: [CONTRACT_EXCERPTS[0], FAQ] });
+      const alone = await model.compose({ question: 'How long does a refund take?', excerpts: [CONTRACT_EXCERPTS[0]] });
+      const disputed = await model.compose({ question: 'How long does a refund take?', excerpts: [CONTRACT_EXCERPTS[0], FAQ] });
       expect(disputed.answer).not.toBe('');
       expect(disputed.confidence).toBeLessThan(alone.confidence);
     });
@@ -125,14 +125,14 @@ export function languageModelContract(name: string, factory: () => LanguageModel
         { question: '   ', excerpts: CONTRACT_EXCERPTS },
         { question: 'How long does a refund take?', excerpts: [CONTRACT_EXCERPTS[0], { ...CONTRACT_EXCERPTS[1], id: 'kn_refund' }] },
       ]) {
-        const error = await domainErrorOf(model.answer(request));
+        const error = await domainErrorOf(model.compose(request));
         expect([error.kind, error.code]).toEqual(['invalid', 'LLM.INVALID_REQUEST']);
       }
     });
 
     it('answers the same request again (requests are independent)', async () => {
       const request = { question: 'Are gift cards refundable?', excerpts: CONTRACT_EXCERPTS };
-      const [a, b] = await Promise.all([model.answer(request), model.answer(request)]);
+      const [a, b] = await Promise.all([model.compose(request), model.compose(request)]);
       expectWellFormed(a, request);
       expectWellFormed(b, request);
       expect(b.citedExcerptIds).toEqual(a.citedExcerptIds);
