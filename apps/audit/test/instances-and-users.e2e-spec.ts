@@ -325,6 +325,15 @@ describe.each<ServiceMode>(['embedded', 'distributed'])('instance and user opera
       expect(res.body.code).toBe('WORKSPACE.INSTANCE_NOT_FOUND');
     });
 
+    it.each(operations.filter((o) => o.instance).map((o) => [o.name, o] as const))('%s: 400 for a bad field before the instance is looked up (an unknown instance does not mask it)', async (_n, op) => {
+      const res = await audit(op.path, { ...op.body(), instance_id: unknownInstance, bogus: 1 }, adminKey);
+      expect(res.status).toBe(400);
+      expect(res.body.errors).toContainEqual({ field: 'bogus', message: 'bogus is not a known field' });
+      const illTyped = await audit(op.path, { ...op.body(), instance_id: 42 }, adminKey);
+      expect(illTyped.status).toBe(400);
+      expect(illTyped.body.errors).toContainEqual(expect.objectContaining({ field: 'instance_id' }));
+    });
+
     it('audit_user_list_instances: 404 for another organisation, 403 for another user when not a global admin', async () => {
       expect((await audit('/audit/user/list-user-instances', { user_id: adminUserId, organization_id: 'org_01ARZ3NDEKTSV4RRFFQ69G5FAV' }, adminKey)).status).toBe(404);
       expect((await audit('/audit/user/list-user-instances', { user_id: adminUserId, organization_id: organizationId }, people.consumer.key)).status).toBe(403);

@@ -25,13 +25,19 @@ export abstract class InstanceAuthenticator {
   abstract authenticate(instanceId: string | undefined, apiKey: string | undefined): Promise<Principal>;
 }
 
-export interface InstanceAccess {
+/** An audit instance and the caller's membership of it, as one read returns them. */
+export interface InstanceStanding {
   organizationId: string;
   isMember: boolean;
   isInstanceAdmin: boolean;
+  /** The instance record, handed on to the use case in its `InstanceAccess`. */
+  instance: unknown;
 }
 
-/** Where an audit instance lives and what the caller is on it; null when it does not exist. */
+/**
+ * Where an audit instance lives and what the caller is on it, in one read (one query); null when it
+ * does not exist. The only place instance-scoped operations look the instance up.
+ */
 export abstract class InstanceAccessReader {
-  abstract read(instanceId: string, userId: string): Promise<InstanceAccess | null>;
+  abstract read(instanceId: string, userId: string): Promise<InstanceStanding | null>;
 }

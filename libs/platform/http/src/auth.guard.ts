@@ -1,11 +1,12 @@
 import { CanActivate, createParamDecorator, ExecutionContext, Injectable, Optional } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { DomainError, Principal } from '@svc/kernel';
+import { DomainError, InstanceAccess, Principal } from '@svc/kernel';
 import { Authenticator, InstanceAuthenticator } from './access.ports';
 import { OPERATION_METADATA, OperationDefinition, PUBLIC_METADATA, Surface } from './operation.decorator';
 import { OperationAuthorizer } from './operation-authorizer';
 import { PlatformRequest } from './request-context';
 import { BEARER_ONLY_METADATA, OriginPolicy } from './resource-server';
+import { rememberValidatedBody } from './validation';
 
 /** The browser session cookie (SECURITY.md). */
 export const SESSION_COOKIE = 'svc_auth';
@@ -91,7 +92,12 @@ export class PlatformAuthGuard implements CanActivate {
     } else {
       throw DomainError.unauthenticated('AUTH.MISSING_CREDENTIAL', 'Send a credential as Authorization: Bearer <token or API key>.');
     }
-    if (operation) await this.authorizer.authorize(request.principal, operation, request.body);
+    if (operation) {
+      // Roles first, then the body is validated (400 before any lookup), then the instance is read once.
+      const admitted = await this.authorizer.admit(request.principal, operation, request.body, { http: true });
+      rememberValidatedBody(request.body, admitted.input);
+      request.instanceAccess = admitted.access;
+    }
     return true;
   }
 }
@@ -103,4 +109,14 @@ export const CurrentPrincipal = createParamDecorator((_data: unknown, context: E
   const principal = context.switchToHttp().getRequest<PlatformRequest>().principal;
   if (!principal) throw DomainError.unauthenticated('AUTH.MISSING_CREDENTIAL', 'A credential is required.');
   return principal;
+});
+
+/**
+ * The caller's access to the instance the operation names, established by the guard (one read). The
+ * handler passes it to the use case; an instance-scoped operation without it is a wiring bug.
+ */
+export const CurrentInstanceAccess = createParamDecorator((_data: unknown, context: ExecutionContext): InstanceAccess => {
+  const access = context.switchToHttp().getRequest<PlatformRequest>().instanceAccess;
+  if (!access) throw new Error('CurrentInstanceAccess on an operation without instanceField');
+  return access;
 });

@@ -1,42 +1,64 @@
 import { Injectable, Optional } from '@nestjs/common';
-import { assertScope, DomainError, isGlobalAdmin, isId, ORGANIZATION_WIDE_ROLES, Principal, requiredScope, rolesAllow } from '@svc/kernel';
+import { assertScope, DomainError, InstanceAccess, isGlobalAdmin, ORGANIZATION_WIDE_ROLES, Principal, requiredScope, rolesAllow } from '@svc/kernel';
 import { InstanceAccessReader } from './access.ports';
 import type { OperationDefinition } from './operation.decorator';
+import { assertBodyWasRead, validateInput } from './validation';
+
+/** What an admitted call carries to its handler: the validated input, and the instance access when the operation names one. */
+export interface AdmittedCall {
+  input: object;
+  access?: InstanceAccess;
+}
 
 /**
- * Applies BEHAVIOUR.md §3 to one call: the role table for the operation's permission class, then
- * the caller's standing on the instance the body names. Used by the REST guard and by MCP tools,
- * so both transports refuse the same calls the same way.
+ * Applies BEHAVIOUR.md §3 to one call, in this order: the role table and scopes (no lookup), then the
+ * body's validation (an unknown or ill-typed field is a 400 before anything is read), then, for an
+ * instance-scoped operation, the caller's standing on the instance, read once. Used by the REST guard
+ * and by MCP tools, so both transports refuse the same calls the same way and hand the same access on.
  */
 @Injectable()
 export class OperationAuthorizer {
   constructor(@Optional() private readonly instances?: InstanceAccessReader) {}
 
-  async authorize(principal: Principal, operation: OperationDefinition, body: unknown): Promise<void> {
+  /** `http`: the body comes from an HTTP request, where `undefined` means no JSON parser read it (refused), not "no arguments". */
+  async admit(principal: Principal, operation: OperationDefinition, body: unknown, options: { http?: boolean } = {}): Promise<AdmittedCall> {
     if (!rolesAllow(principal.roles, operation.permission)) {
       throw DomainError.forbidden('AUTH.ROLE_NOT_ALLOWED', `Your roles do not allow ${operation.name}.`);
     }
     assertScope(principal, requiredScope(operation.name, operation.permission));
-    if (!operation.instanceField) return;
-    const instanceId = (body as Record<string, unknown> | undefined)?.[operation.instanceField];
-    // A malformed id is reported by validation, which runs next, as a 400 naming the field.
-    if (!isId('ki_', instanceId)) return;
-    await this.authorizeInstance(principal, instanceId, operation);
+    if (options.http) assertBodyWasRead(body);
+    const input = await validateInput(operation.input, body);
+    if (!operation.instanceField) return { input };
+    const instanceId = (input as Record<string, unknown>)[operation.instanceField];
+    if (typeof instanceId !== 'string') {
+      // The DTO made the field optional; the operation then acts on no particular instance.
+      return { input };
+    }
+    return { input, access: await this.accessTo(principal, instanceId, operation) };
   }
 
-  async authorizeInstance(principal: Principal, instanceId: string, operation: Pick<OperationDefinition, 'instanceAdmin' | 'name'>): Promise<void> {
+  /** The caller's access to an instance: 404 when it is unknown or another organisation's, 403 when the caller may not act on it. */
+  async accessTo(principal: Principal, instanceId: string, operation: Pick<OperationDefinition, 'instanceAdmin' | 'name'>): Promise<InstanceAccess> {
     if (!this.instances) throw new Error(`${operation.name} is instance-scoped but this app has no InstanceAccessReader`);
-    const access = await this.instances.read(instanceId, principal.userId);
-    if (!access || access.organizationId !== principal.organizationId) {
+    const standing = await this.instances.read(instanceId, principal.userId);
+    if (!standing || standing.organizationId !== principal.organizationId) {
       throw DomainError.notFound('WORKSPACE.INSTANCE_NOT_FOUND', `Audit instance ${instanceId} does not exist.`);
     }
     const globalAdmin = isGlobalAdmin(principal.roles);
     const organizationWide = principal.roles.some((r) => ORGANIZATION_WIDE_ROLES.includes(r));
-    if (!access.isMember && !globalAdmin && !organizationWide) {
+    if (!standing.isMember && !globalAdmin && !organizationWide) {
       throw DomainError.forbidden('WORKSPACE.NOT_A_MEMBER', `You are not a member of audit instance ${instanceId}.`);
     }
-    if (operation.instanceAdmin && !globalAdmin && !access.isInstanceAdmin) {
+    if (operation.instanceAdmin && !globalAdmin && !standing.isInstanceAdmin) {
       throw DomainError.forbidden('WORKSPACE.INSTANCE_ADMIN_ONLY', `${operation.name} is reserved to admins of the instance.`);
     }
+    return {
+      instanceId,
+      organizationId: standing.organizationId,
+      isMember: standing.isMember,
+      isInstanceAdmin: standing.isInstanceAdmin,
+      isAdmin: globalAdmin || standing.isInstanceAdmin,
+      instance: standing.instance,
+    };
   }
 }

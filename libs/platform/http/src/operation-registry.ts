@@ -4,8 +4,8 @@ import { OPERATION_METADATA, OperationDefinition } from './operation.decorator';
 
 export interface RegisteredOperation {
   definition: OperationDefinition;
-  /** Calls the controller method as REST would, with a validated body and the principal. */
-  invoke(body: object, principal: unknown): Promise<unknown>;
+  /** Calls the controller method as REST would, with a validated body, the principal and the instance access. */
+  invoke(body: object, principal: unknown, access?: unknown): Promise<unknown>;
 }
 
 /** The operations this app serves, discovered from its controllers at boot (OpenAPI, MCP). */
@@ -28,7 +28,7 @@ export class OperationRegistry implements OnModuleInit {
         if (!definition) continue;
         this.operations.set(definition.name, {
           definition,
-          invoke: async (body, principal) => instance[method].call(instance, body, principal),
+          invoke: async (body, principal, access) => instance[method].call(instance, body, principal, access),
         });
       }
     }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Request } from 'express';
-import type { Principal } from '@svc/kernel';
+import type { InstanceAccess, Principal } from '@svc/kernel';
 import type { Surface } from './operation.decorator';
 
 /** What the platform attaches to each request. */
@@ -9,6 +9,8 @@ export interface PlatformRequest extends Request {
   principal?: Principal;
   /** The surface the auth guard authenticated this request for (its WWW-Authenticate challenge follows it). */
   surface?: Surface;
+  /** The caller's standing on the instance the operation names, set by the authorizer. */
+  instanceAccess?: InstanceAccess;
 }
 
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;

@@ -129,11 +129,26 @@ function flatten(failures: ValidationError[], parent = ''): FieldError[] {
 export class StrictBodyPipe implements PipeTransform {
   async transform(value: unknown, metadata: { type: string; metatype?: Type<unknown> }): Promise<unknown> {
     if (metadata.type !== 'body' || !metadata.metatype || metadata.metatype === Object) return value;
-    if (value === undefined) {
-      throw DomainError.invalid('REQUEST.BODY_NOT_JSON', 'The request body must be JSON.', { hint: 'Send it with Content-Type: application/json, or send no body at all for an operation without fields.' });
-    }
+    assertBodyWasRead(value);
+    // The auth guard validated catalogued operations' bodies already (before reading the instance).
+    const validated = typeof value === 'object' && value !== null ? validatedBodies.get(value) : undefined;
+    if (validated instanceof metadata.metatype) return validated;
     return validateInput(metadata.metatype as Type<object>, value);
   }
+}
+
+/** A request body no JSON parser read (another Content-Type) is refused, never read as `{}`. */
+export function assertBodyWasRead(body: unknown): void {
+  if (body === undefined) {
+    throw DomainError.invalid('REQUEST.BODY_NOT_JSON', 'The request body must be JSON.', { hint: 'Send it with Content-Type: application/json, or send no body at all for an operation without fields.' });
+  }
+}
+
+/** Raw request bodies already validated in this request, with their validated input (see StrictBodyPipe). */
+const validatedBodies = new WeakMap<object, object>();
+
+export function rememberValidatedBody(raw: unknown, input: object): void {
+  if (typeof raw === 'object' && raw !== null) validatedBodies.set(raw, input);
 }
 
 /** True when the request carries no body (no Transfer-Encoding, and no Content-Length or 0). */

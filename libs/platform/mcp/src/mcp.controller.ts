@@ -3,7 +3,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CallToolRequestSchema, CallToolResult, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { SERVICE_VERSION } from '@svc/contracts';
-import { BearerOnly, errorBody, ResourceServerOptions, jsonSchemaOf, OperationAuthorizer, OperationRegistry, PlatformRequest, Public, RawResponse, RegisteredOperation, toDomainError, validateInput } from '@svc/http';
+import { BearerOnly, errorBody, ResourceServerOptions, jsonSchemaOf, OperationAuthorizer, OperationRegistry, PlatformRequest, Public, RawResponse, RegisteredOperation, toDomainError } from '@svc/http';
 import { assertScope, DomainError, Principal, requiredScope } from '@svc/kernel';
 import type { Response } from 'express';
 
@@ -99,9 +99,8 @@ export class McpController {
       }
       try {
         const args = request.params.arguments ?? {};
-        await this.authorizer.authorize(principal, operation.definition, args);
-        const input = await validateInput(operation.definition.input, args);
-        const result = await operation.invoke(input, principal);
+        const { input, access } = await this.authorizer.admit(principal, operation.definition, args);
+        const result = await operation.invoke(input, principal, access);
         const body = { response: result === undefined ? true : result };
         return { content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body };
       } catch (error) {

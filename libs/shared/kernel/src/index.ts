@@ -13,3 +13,4 @@ export * from './language-model';
 export * from './scopes';
 export * from './throttled-warning';
 export * from './retry-after';
+export * from './instance-access';

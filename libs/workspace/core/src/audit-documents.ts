@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ActivityLog, Clock, DomainError, isGlobalAdmin, Page, PageRequest, Principal, UnitOfWork } from '@svc/kernel';
-import { AuditInstance } from './audit-instance';
-import { AuditInstanceRepository, MembershipRepository, RepositoryLinkStore, UserDirectory } from './workspace.ports';
+import { AuditInstanceAccess } from './audit-instance';
+import { MembershipRepository, RepositoryLinkStore, UserDirectory } from './workspace.ports';
 
 /** A document of the linked repository instance, as its API describes it. */
 export interface RemoteDocument {
@@ -69,22 +69,36 @@ const view = (instanceId: string, d: RemoteDocument, record?: DocumentRecord): A
   indexation_state: d.state,
 });
 
-/** Shared reads: the instance, its repository link, and whether the visibility rule restricts the caller. */
+/** The repository link of an instance the caller was admitted to (the authorizer read the instance). */
 @Injectable()
 export class DocumentAccess {
-  constructor(
-    private readonly instances: AuditInstanceRepository,
-    private readonly members: MembershipRepository,
-    private readonly links: RepositoryLinkStore,
-  ) {}
+  constructor(private readonly links: RepositoryLinkStore) {}
 
-  async open(principal: Principal, instanceId: string): Promise<{ instance: AuditInstance; link: RepositoryLink; isAdmin: boolean }> {
-    const instance = await this.instances.get(instanceId);
-    if (!instance || instance.organizationId !== principal.organizationId) throw DomainError.notFound('WORKSPACE.INSTANCE_NOT_FOUND', `Audit instance ${instanceId} does not exist.`);
-    const stored = await this.links.get(instanceId);
-    if (!stored) throw DomainError.conflict('WORKSPACE.NO_REPOSITORY', `Audit instance ${instanceId} has no linked repository instance.`);
-    const isAdmin = isGlobalAdmin(principal.roles) || ((await this.members.get(instanceId, principal.userId))?.isAdmin ?? false);
-    return { instance, link: { instanceId, ...stored }, isAdmin };
+  async open(access: AuditInstanceAccess): Promise<RepositoryLink> {
+    const stored = await this.links.get(access.instanceId);
+    if (!stored) throw DomainError.conflict('WORKSPACE.NO_REPOSITORY', `Audit instance ${access.instanceId} has no linked repository instance.`);
+    return { instanceId: access.instanceId, ...stored };
+  }
+}
+
+/**
+ * The owner-visibility rule (BEHAVIOUR.md §3), the one place it is decided: with the instance's
+ * owner flag on, a non-admin sees only the documents they own; the others do not exist for them.
+ */
+export abstract class DocumentVisibility {
+  /** `all`, or the ids of the only documents the caller may see (oldest assignment first). */
+  abstract visibleTo(access: AuditInstanceAccess, userId: string): Promise<'all' | string[]>;
+}
+
+@Injectable()
+export class OwnerDocumentVisibility extends DocumentVisibility {
+  constructor(private readonly records: DocumentRecordRepository) {
+    super();
+  }
+
+  async visibleTo(access: AuditInstanceAccess, userId: string): Promise<'all' | string[]> {
+    if (!access.instance.configuration.need_detect_owner_document_feature || access.isAdmin) return 'all';
+    return this.records.ownedBy(access.instanceId, userId);
   }
 }
 
@@ -95,15 +109,17 @@ export class DocumentAccess {
 @Injectable()
 export class ListAuditDocuments {
   constructor(
-    private readonly access: DocumentAccess,
+    private readonly documents: DocumentAccess,
+    private readonly visibility: DocumentVisibility,
     private readonly records: DocumentRecordRepository,
     private readonly repository: RepositoryInstanceClient,
   ) {}
 
-  async execute(principal: Principal, instanceId: string, page: PageRequest, state?: string): Promise<Page<AuditDocumentView>> {
-    const { instance, link, isAdmin } = await this.access.open(principal, instanceId);
-    if (instance.configuration.need_detect_owner_document_feature && !isAdmin) {
-      const owned = await this.records.ownedBy(instanceId, principal.userId);
+  async execute(principal: Principal, access: AuditInstanceAccess, page: PageRequest, state?: string): Promise<Page<AuditDocumentView>> {
+    const { instanceId } = access;
+    const link = await this.documents.open(access);
+    const owned = await this.visibility.visibleTo(access, principal.userId);
+    if (owned !== 'all') {
       const documents = (await this.repository.getMany(link, owned)).filter((d) => !state || d.state === state);
       documents.sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : a.id < b.id ? 1 : -1));
       const slice = documents.slice(page.offset, page.offset + page.limit);
@@ -120,17 +136,20 @@ export class ListAuditDocuments {
 @Injectable()
 export class GetAuditDocumentsByIds {
   constructor(
-    private readonly access: DocumentAccess,
+    private readonly documents: DocumentAccess,
+    private readonly visibility: DocumentVisibility,
     private readonly records: DocumentRecordRepository,
     private readonly repository: RepositoryInstanceClient,
     private readonly clock: Clock,
   ) {}
 
-  async execute(principal: Principal, instanceId: string, ids: string[]): Promise<AuditDocumentView[]> {
-    const { instance, link, isAdmin } = await this.access.open(principal, instanceId);
+  async execute(principal: Principal, access: AuditInstanceAccess, ids: string[]): Promise<AuditDocumentView[]> {
+    const { instanceId } = access;
+    const link = await this.documents.open(access);
     let wanted = [...new Set(ids)];
-    if (instance.configuration.need_detect_owner_document_feature && !isAdmin) {
-      const owned = new Set(await this.records.ownedBy(instanceId, principal.userId));
+    const visible = await this.visibility.visibleTo(access, principal.userId);
+    if (visible !== 'all') {
+      const owned = new Set(visible);
       wanted = wanted.filter((id) => owned.has(id));
     }
     const documents = await this.repository.getMany(link, wanted);
@@ -143,15 +162,15 @@ export class GetAuditDocumentsByIds {
 @Injectable()
 export class CountAuditDocuments {
   constructor(
-    private readonly access: DocumentAccess,
-    private readonly records: DocumentRecordRepository,
+    private readonly documents: DocumentAccess,
+    private readonly visibility: DocumentVisibility,
     private readonly repository: RepositoryInstanceClient,
   ) {}
 
-  async execute(principal: Principal, instanceId: string, state?: string): Promise<number> {
-    const { instance, link, isAdmin } = await this.access.open(principal, instanceId);
-    if (instance.configuration.need_detect_owner_document_feature && !isAdmin) {
-      const owned = await this.records.ownedBy(instanceId, principal.userId);
+  async execute(principal: Principal, access: AuditInstanceAccess, state?: string): Promise<number> {
+    const link = await this.documents.open(access);
+    const owned = await this.visibility.visibleTo(access, principal.userId);
+    if (owned !== 'all') {
       return (await this.repository.getMany(link, owned)).filter((d) => (state ? d.state === state : d.state !== 'DELETED')).length;
     }
     return this.repository.count(link, state);
@@ -165,7 +184,7 @@ export class CountAuditDocuments {
 @Injectable()
 export class SetDocumentOwner {
   constructor(
-    private readonly access: DocumentAccess,
+    private readonly documents: DocumentAccess,
     private readonly records: DocumentRecordRepository,
     private readonly repository: RepositoryInstanceClient,
     private readonly members: MembershipRepository,
@@ -175,8 +194,9 @@ export class SetDocumentOwner {
     private readonly activity: ActivityLog,
   ) {}
 
-  async execute(principal: Principal, instanceId: string, documentId: string, ownerUserId: string | null): Promise<true> {
-    const { link } = await this.access.open(principal, instanceId);
+  async execute(principal: Principal, access: AuditInstanceAccess, documentId: string, ownerUserId: string | null): Promise<true> {
+    const { instanceId } = access;
+    const link = await this.documents.open(access);
     const [document] = await this.repository.getMany(link, [documentId]);
     if (!document) throw DomainError.notFound('REPOSITORY.DOCUMENT_NOT_FOUND', `Document ${documentId} does not exist.`);
     if (ownerUserId !== null) {

@@ -1,3 +1,4 @@
+import type { InstanceAccess } from '@svc/kernel';
 /** Workflow steps of an audit instance, in order (BEHAVIOUR.md §2). */
 export const INSTANCE_STEPS = [
   'INIT',
@@ -26,6 +27,9 @@ export interface AuditInstance {
   createdAt: Date;
   updatedAt: Date;
 }
+
+/** The caller's access to an audit instance, read once by the authorizer and handed to use cases. */
+export type AuditInstanceAccess = InstanceAccess<AuditInstance>;
 
 export interface Membership {
   instanceId: string;

@@ -4,7 +4,6 @@ import {
   ActivityLog,
   Clock,
   DomainError,
-  isGlobalAdmin,
   JobQueue,
   ORGANIZATION_WIDE_ROLES,
   Page,
@@ -12,17 +11,9 @@ import {
   Principal,
   UnitOfWork,
 } from '@svc/kernel';
-import { AuditInstance, DEFAULT_CONFIGURATION, InstanceStep, instanceView, InstanceView, stepOutcome } from './audit-instance';
+import { AuditInstance, AuditInstanceAccess, DEFAULT_CONFIGURATION, InstanceStep, instanceView, InstanceView, stepOutcome } from './audit-instance';
 import { AuditInstanceRepository, MembershipRepository, RepositoryInstances, RepositoryLinkStore } from './workspace.ports';
 
-const notFound = (id: string) => DomainError.notFound('WORKSPACE.INSTANCE_NOT_FOUND', `Audit instance ${id} does not exist.`);
-
-/** Loads an instance of the caller's organisation; other organisations' instances do not exist. */
-async function loadInstance(instances: AuditInstanceRepository, principal: Principal, id: string): Promise<AuditInstance> {
-  const instance = await instances.get(id);
-  if (!instance || instance.organizationId !== principal.organizationId) throw notFound(id);
-  return instance;
-}
 
 /**
  * Queues the work of a step. A first run is deduplicated per instance and step; a delayed re-check
@@ -89,28 +80,21 @@ export class ListInstancesForUser {
 
 @Injectable()
 export class GetInstance {
-  constructor(private readonly instances: AuditInstanceRepository) {}
-
-  async execute(principal: Principal, instanceId: string): Promise<InstanceView> {
-    return instanceView(await loadInstance(this.instances, principal, instanceId));
+  async execute(access: AuditInstanceAccess): Promise<InstanceView> {
+    return instanceView(access.instance);
   }
 }
 
 /** The linked repository instance and its instance API key: instance admins and global admins only. */
 @Injectable()
 export class GetSvcInstances {
-  constructor(
-    private readonly instances: AuditInstanceRepository,
-    private readonly members: MembershipRepository,
-    private readonly links: RepositoryLinkStore,
-  ) {}
+  constructor(private readonly links: RepositoryLinkStore) {}
 
-  async execute(principal: Principal, instanceId: string): Promise<{ svc_instance_id: string; api_key: string }[]> {
-    await loadInstance(this.instances, principal, instanceId);
-    if (!isGlobalAdmin(principal.roles) && !(await this.members.get(instanceId, principal.userId))?.isAdmin) {
+  async execute(access: AuditInstanceAccess): Promise<{ svc_instance_id: string; api_key: string }[]> {
+    if (!access.isAdmin) {
       throw DomainError.forbidden('WORKSPACE.INSTANCE_ADMIN_ONLY', 'Only admins of the instance may see its repository credentials.');
     }
-    const link = await this.links.get(instanceId);
+    const link = await this.links.get(access.instanceId);
     return link ? [{ svc_instance_id: link.svcInstanceId, api_key: link.apiKey }] : [];
   }
 }
@@ -126,9 +110,9 @@ export class UpdateInstanceStep {
     private readonly activity: ActivityLog,
   ) {}
 
-  async execute(principal: Principal, instanceId: string, step: InstanceStep): Promise<true> {
+  async execute(principal: Principal, access: AuditInstanceAccess, step: InstanceStep): Promise<true> {
+    const { instance, instanceId } = access;
     return this.uow.run(async (): Promise<true> => {
-      const instance = await loadInstance(this.instances, principal, instanceId);
       await this.instances.setStep(instanceId, step, this.clock.now());
       await enqueueStep(this.jobs, instanceId, step);
       await this.activity.record({ organizationId: instance.organizationId, instanceId, action: 'audit_instance_update_step', subjectId: instanceId, actor: principal, before: { step: instance.step }, after: { step } });
@@ -146,9 +130,9 @@ export class UpdateConfiguration {
     private readonly activity: ActivityLog,
   ) {}
 
-  async execute(principal: Principal, instanceId: string, needDetectOwnerDocumentFeature: boolean): Promise<true> {
+  async execute(principal: Principal, access: AuditInstanceAccess, needDetectOwnerDocumentFeature: boolean): Promise<true> {
+    const { instance, instanceId } = access;
     return this.uow.run(async (): Promise<true> => {
-      const instance = await loadInstance(this.instances, principal, instanceId);
       const configuration = { ...instance.configuration, need_detect_owner_document_feature: needDetectOwnerDocumentFeature };
       await this.instances.setConfiguration(instanceId, configuration, this.clock.now());
       await this.activity.record({ organizationId: instance.organizationId, instanceId, action: 'audit_instance_update_configuration', subjectId: instanceId, actor: principal, before: instance.configuration, after: configuration });

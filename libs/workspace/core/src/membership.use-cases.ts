@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { ActivityLog, Clock, DomainError, isGlobalAdmin, Page, PageRequest, Principal, UnitOfWork } from '@svc/kernel';
-import { InstanceView, Membership } from './audit-instance';
+import { AuditInstanceAccess, InstanceView, Membership } from './audit-instance';
 import { ListInstancesForUser } from './instance.use-cases';
-import { AuditInstanceRepository, MembershipRepository, UserDirectory } from './workspace.ports';
+import { MembershipRepository, UserDirectory } from './workspace.ports';
 
 export interface InstanceUserView {
   user_id: string;
@@ -12,22 +12,12 @@ export interface InstanceUserView {
   added_at: string;
 }
 
-const instanceNotFound = (id: string) => DomainError.notFound('WORKSPACE.INSTANCE_NOT_FOUND', `Audit instance ${id} does not exist.`);
 const memberNotFound = (userId: string, instanceId: string) => DomainError.notFound('WORKSPACE.MEMBER_NOT_FOUND', `User ${userId} is not a member of audit instance ${instanceId}.`);
 
-/** Shared checks of the membership commands: instance and user in the caller's organisation. */
+/** Shared check of the membership commands: the user is in the caller's organisation. */
 @Injectable()
 export class MembershipGuards {
-  constructor(
-    private readonly instances: AuditInstanceRepository,
-    private readonly users: UserDirectory,
-  ) {}
-
-  async instance(principal: Principal, instanceId: string) {
-    const instance = await this.instances.get(instanceId);
-    if (!instance || instance.organizationId !== principal.organizationId) throw instanceNotFound(instanceId);
-    return instance;
-  }
+  constructor(private readonly users: UserDirectory) {}
 
   async user(principal: Principal, userId: string) {
     const user = await this.users.find(principal.organizationId, userId);
@@ -39,14 +29,12 @@ export class MembershipGuards {
 @Injectable()
 export class GetUsersForInstance {
   constructor(
-    private readonly guards: MembershipGuards,
     private readonly members: MembershipRepository,
     private readonly users: UserDirectory,
   ) {}
 
-  async execute(principal: Principal, instanceId: string, page: PageRequest): Promise<Page<InstanceUserView>> {
-    await this.guards.instance(principal, instanceId);
-    const result = await this.members.list(instanceId, page);
+  async execute(principal: Principal, access: AuditInstanceAccess, page: PageRequest): Promise<Page<InstanceUserView>> {
+    const result = await this.members.list(access.instanceId, page);
     const items = await Promise.all(
       result.items.map(async (m) => {
         const user = await this.users.find(principal.organizationId, m.userId);
@@ -90,7 +78,6 @@ abstract class MembershipCommand {
 
   protected async change(principal: Principal, instanceId: string, userId: string, action: string, decide: (current: Membership | null) => Promise<Membership | null | 'unchanged'>): Promise<true> {
     return this.uow.run(async (): Promise<true> => {
-      await this.guards.instance(principal, instanceId);
       const current = await this.members.get(instanceId, userId);
       const next = await decide(current);
       if (next === 'unchanged') return true;
@@ -113,7 +100,8 @@ const view = (m: Membership) => ({ user_id: m.userId, is_admin: m.isAdmin });
 /** Adds a user of the organisation as a regular member; adding an existing member changes nothing. */
 @Injectable()
 export class AddUserToInstance extends MembershipCommand {
-  execute(principal: Principal, instanceId: string, userId: string): Promise<true> {
+  execute(principal: Principal, access: AuditInstanceAccess, userId: string): Promise<true> {
+    const { instanceId } = access;
     return this.change(principal, instanceId, userId, 'audit_user_add', async (current) => {
       await this.guards.user(principal, userId);
       return current ? 'unchanged' : { instanceId, userId, isAdmin: false, addedAt: this.clock.now() };
@@ -123,7 +111,8 @@ export class AddUserToInstance extends MembershipCommand {
 
 @Injectable()
 export class RemoveUserFromInstance extends MembershipCommand {
-  execute(principal: Principal, instanceId: string, userId: string): Promise<true> {
+  execute(principal: Principal, access: AuditInstanceAccess, userId: string): Promise<true> {
+    const { instanceId } = access;
     return this.change(principal, instanceId, userId, 'audit_user_remove', async (current) => {
       if (!current) throw memberNotFound(userId, instanceId);
       await this.refuseLastAdmin(instanceId, current);
@@ -134,7 +123,8 @@ export class RemoveUserFromInstance extends MembershipCommand {
 
 @Injectable()
 export class SetUserAdmin extends MembershipCommand {
-  execute(principal: Principal, instanceId: string, userId: string): Promise<true> {
+  execute(principal: Principal, access: AuditInstanceAccess, userId: string): Promise<true> {
+    const { instanceId } = access;
     return this.change(principal, instanceId, userId, 'audit_user_set_admin', async (current) => {
       if (!current) throw memberNotFound(userId, instanceId);
       return current.isAdmin ? 'unchanged' : { ...current, isAdmin: true };
@@ -144,7 +134,8 @@ export class SetUserAdmin extends MembershipCommand {
 
 @Injectable()
 export class SetUserNormal extends MembershipCommand {
-  execute(principal: Principal, instanceId: string, userId: string): Promise<true> {
+  execute(principal: Principal, access: AuditInstanceAccess, userId: string): Promise<true> {
+    const { instanceId } = access;
     return this.change(principal, instanceId, userId, 'audit_user_set_normal', async (current) => {
       if (!current) throw memberNotFound(userId, instanceId);
       if (!current.isAdmin) return 'unchanged';
@@ -157,14 +148,7 @@ export class SetUserNormal extends MembershipCommand {
 /** Whether the caller administers the instance; global admins always do. */
 @Injectable()
 export class UserIsAdmin {
-  constructor(
-    private readonly guards: MembershipGuards,
-    private readonly members: MembershipRepository,
-  ) {}
-
-  async execute(principal: Principal, instanceId: string): Promise<boolean> {
-    await this.guards.instance(principal, instanceId);
-    if (isGlobalAdmin(principal.roles)) return true;
-    return (await this.members.get(instanceId, principal.userId))?.isAdmin ?? false;
+  execute(access: AuditInstanceAccess): boolean {
+    return access.isAdmin;
   }
 }

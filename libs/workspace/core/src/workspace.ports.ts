@@ -4,6 +4,8 @@ import type { AuditInstance, InstanceConfiguration, InstanceStep, Membership } f
 export abstract class AuditInstanceRepository {
   abstract insert(instance: AuditInstance): Promise<void>;
   abstract get(id: string): Promise<AuditInstance | null>;
+  /** The instance and the user's membership of it, in one read; null when the instance does not exist. */
+  abstract getWithMembership(id: string, userId: string): Promise<{ instance: AuditInstance; membership: Membership | null } | null>;
   /** Every instance of the organisation, newest first (ties by id). */
   abstract listForOrganization(organizationId: string, page: PageRequest): Promise<Page<AuditInstance>>;
   /** Instances the user is a member of, newest first (ties by id). */

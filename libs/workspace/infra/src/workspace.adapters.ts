@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { InstanceAccess, InstanceAccessReader } from '@svc/http';
+import { InstanceAccessReader, InstanceStanding } from '@svc/http';
 import { GetMember } from '@svc/identity-core';
 import { CountPendingDocuments, CreateRepositoryInstance } from '@svc/repository-core';
-import { AuditInstanceRepository, DirectoryUser, MembershipRepository, RepositoryInstances, UserDirectory } from '@svc/workspace-core';
+import { AuditInstanceRepository, DirectoryUser, RepositoryInstances, UserDirectory } from '@svc/workspace-core';
 
 /** The identity context's members, through its public use case. */
 @Injectable()
@@ -36,16 +36,12 @@ export class LocalRepositoryInstances extends RepositoryInstances {
 /** What the HTTP guard needs to apply instance membership. */
 @Injectable()
 export class WorkspaceInstanceAccessReader extends InstanceAccessReader {
-  constructor(
-    private readonly instances: AuditInstanceRepository,
-    private readonly members: MembershipRepository,
-  ) {
+  constructor(private readonly instances: AuditInstanceRepository) {
     super();
   }
-  async read(instanceId: string, userId: string): Promise<InstanceAccess | null> {
-    const instance = await this.instances.get(instanceId);
-    if (!instance) return null;
-    const membership = await this.members.get(instanceId, userId);
-    return { organizationId: instance.organizationId, isMember: membership !== null, isInstanceAdmin: membership?.isAdmin ?? false };
+  async read(instanceId: string, userId: string): Promise<InstanceStanding | null> {
+    const found = await this.instances.getWithMembership(instanceId, userId);
+    if (!found) return null;
+    return { organizationId: found.instance.organizationId, isMember: found.membership !== null, isInstanceAdmin: found.membership?.isAdmin ?? false, instance: found.instance };
   }
 }

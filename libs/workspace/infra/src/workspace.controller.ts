@@ -1,7 +1,8 @@
 import { Body, Controller } from '@nestjs/common';
-import { AuditOperation, CurrentPrincipal, DeclareOperation } from '@svc/http';
+import { AuditOperation, CurrentInstanceAccess, CurrentPrincipal, DeclareOperation } from '@svc/http';
 import { pageRequest, Principal } from '@svc/kernel';
 import {
+  AuditInstanceAccess,
   CountAuditDocuments,
   GetAuditDocumentsByIds,
   ListAuditDocuments,
@@ -67,23 +68,23 @@ export class InstanceController {
   }
 
   @AuditOperation('audit_instance_get', { description: 'One audit instance with its current step and configuration.', input: InstanceInput, permission: 'read', instanceField: 'instance_id' })
-  getInstance(@Body() body: InstanceInput, @CurrentPrincipal() principal: Principal) {
-    return this.get.execute(principal, body.instance_id);
+  getInstance(@Body() _body: InstanceInput, @CurrentPrincipal() _principal: Principal, @CurrentInstanceAccess() access: AuditInstanceAccess) {
+    return this.get.execute(access);
   }
 
   @AuditOperation('audit_instance_get_svc_instances', { description: 'The linked repository instance and its instance API key ([] or one entry); instance admins and global admins only.', input: InstanceInput, permission: 'read', instanceField: 'instance_id' })
-  getSvcInstances(@Body() body: InstanceInput, @CurrentPrincipal() principal: Principal) {
-    return this.svcInstances.execute(principal, body.instance_id);
+  getSvcInstances(@Body() _body: InstanceInput, @CurrentPrincipal() _principal: Principal, @CurrentInstanceAccess() access: AuditInstanceAccess) {
+    return this.svcInstances.execute(access);
   }
 
   @AuditOperation('audit_instance_update_step', { description: 'Set the workflow step (reopen and recovery); restarts the background work of that step. Instance admins only.', input: UpdateStepInput, permission: 'govern', instanceField: 'instance_id', instanceAdmin: true })
-  setStep(@Body() body: UpdateStepInput, @CurrentPrincipal() principal: Principal) {
-    return this.updateStep.execute(principal, body.instance_id, body.step);
+  setStep(@Body() body: UpdateStepInput, @CurrentPrincipal() principal: Principal, @CurrentInstanceAccess() access: AuditInstanceAccess) {
+    return this.updateStep.execute(principal, access, body.step);
   }
 
   @AuditOperation('audit_instance_update_configuration', { description: 'Turn the document-owner visibility rule on or off.', input: UpdateConfigurationInput, permission: 'govern', instanceField: 'instance_id' })
-  setConfiguration(@Body() body: UpdateConfigurationInput, @CurrentPrincipal() principal: Principal) {
-    return this.updateConfiguration.execute(principal, body.instance_id, body.need_detect_owner_document_feature);
+  setConfiguration(@Body() body: UpdateConfigurationInput, @CurrentPrincipal() principal: Principal, @CurrentInstanceAccess() access: AuditInstanceAccess) {
+    return this.updateConfiguration.execute(principal, access, body.need_detect_owner_document_feature);
   }
 }
 
@@ -101,8 +102,8 @@ export class InstanceUserController {
   ) {}
 
   @AuditOperation('audit_user_get_users', { description: 'Members of the instance with their instance role, oldest first.', input: InstanceUsersInput, permission: 'read', instanceField: 'instance_id' })
-  getUsers(@Body() body: InstanceUsersInput, @CurrentPrincipal() principal: Principal) {
-    return this.users.execute(principal, body.instance_id, pageRequest(body.offset, body.limit));
+  getUsers(@Body() body: InstanceUsersInput, @CurrentPrincipal() principal: Principal, @CurrentInstanceAccess() access: AuditInstanceAccess) {
+    return this.users.execute(principal, access, pageRequest(body.offset, body.limit));
   }
 
   @AuditOperation('audit_user_list_instances', { description: 'Audit instances a user can access; global admins may ask about any member, others only about themselves.', input: UserInstancesInput, permission: 'read' })
@@ -111,28 +112,28 @@ export class InstanceUserController {
   }
 
   @AuditOperation('audit_user_add', { description: 'Add a member of the organisation to the instance as a regular user. Instance admins only.', input: InstanceUserInput, permission: 'membership', instanceField: 'instance_id', instanceAdmin: true })
-  addUser(@Body() body: InstanceUserInput, @CurrentPrincipal() principal: Principal) {
-    return this.add.execute(principal, body.instance_id, body.user_id);
+  addUser(@Body() body: InstanceUserInput, @CurrentPrincipal() principal: Principal, @CurrentInstanceAccess() access: AuditInstanceAccess) {
+    return this.add.execute(principal, access, body.user_id);
   }
 
   @AuditOperation('audit_user_remove', { description: 'Remove a member from the instance (never its last admin). Instance admins only.', input: InstanceUserInput, permission: 'membership', instanceField: 'instance_id', instanceAdmin: true })
-  removeUser(@Body() body: InstanceUserInput, @CurrentPrincipal() principal: Principal) {
-    return this.remove.execute(principal, body.instance_id, body.user_id);
+  removeUser(@Body() body: InstanceUserInput, @CurrentPrincipal() principal: Principal, @CurrentInstanceAccess() access: AuditInstanceAccess) {
+    return this.remove.execute(principal, access, body.user_id);
   }
 
   @AuditOperation('audit_user_set_admin', { description: 'Promote a member to instance admin. Instance admins only.', input: InstanceUserInput, permission: 'membership', instanceField: 'instance_id', instanceAdmin: true })
-  promote(@Body() body: InstanceUserInput, @CurrentPrincipal() principal: Principal) {
-    return this.setAdmin.execute(principal, body.instance_id, body.user_id);
+  promote(@Body() body: InstanceUserInput, @CurrentPrincipal() principal: Principal, @CurrentInstanceAccess() access: AuditInstanceAccess) {
+    return this.setAdmin.execute(principal, access, body.user_id);
   }
 
   @AuditOperation('audit_user_set_normal', { description: 'Demote an instance admin to regular member (never the last admin). Instance admins only.', input: InstanceUserInput, permission: 'membership', instanceField: 'instance_id', instanceAdmin: true })
-  demote(@Body() body: InstanceUserInput, @CurrentPrincipal() principal: Principal) {
-    return this.setNormal.execute(principal, body.instance_id, body.user_id);
+  demote(@Body() body: InstanceUserInput, @CurrentPrincipal() principal: Principal, @CurrentInstanceAccess() access: AuditInstanceAccess) {
+    return this.setNormal.execute(principal, access, body.user_id);
   }
 
   @AuditOperation('audit_user_is_admin', { description: 'Whether the caller administers the instance; global admins always do.', input: InstanceInput, permission: 'membership', instanceField: 'instance_id' })
-  callerIsAdmin(@Body() body: InstanceInput, @CurrentPrincipal() principal: Principal) {
-    return this.isAdmin.execute(principal, body.instance_id);
+  callerIsAdmin(@Body() _body: InstanceInput, @CurrentPrincipal() _principal: Principal, @CurrentInstanceAccess() access: AuditInstanceAccess) {
+    return this.isAdmin.execute(access);
   }
 }
 
@@ -147,28 +148,28 @@ export class AuditDocumentController {
   ) {}
 
   @AuditOperation('audit_documents_list', { description: 'Documents of the linked repository with owner, extra properties and web URL, newest first; non-admins see only their own when the owner flag is on.', input: InstanceDocumentsListInput, permission: 'read', instanceField: 'instance_id' })
-  listDocuments(@Body() body: InstanceDocumentsListInput, @CurrentPrincipal() principal: Principal) {
-    return this.list.execute(principal, body.instance_id, pageRequest(body.offset, body.limit));
+  listDocuments(@Body() body: InstanceDocumentsListInput, @CurrentPrincipal() principal: Principal, @CurrentInstanceAccess() access: AuditInstanceAccess) {
+    return this.list.execute(principal, access, pageRequest(body.offset, body.limit));
   }
 
   @AuditOperation('audit_documents_set_owner', { description: 'Assign a document to a regular member of the instance, or unassign it (owner_user_id null or omitted). Instance admins only; admins cannot own documents.', input: SetDocumentOwnerInput, permission: 'membership', instanceField: 'instance_id', instanceAdmin: true })
-  setDocumentOwner(@Body() body: SetDocumentOwnerInput, @CurrentPrincipal() principal: Principal) {
-    return this.setOwner.execute(principal, body.instance_id, body.document_id, body.owner_user_id ?? null);
+  setDocumentOwner(@Body() body: SetDocumentOwnerInput, @CurrentPrincipal() principal: Principal, @CurrentInstanceAccess() access: AuditInstanceAccess) {
+    return this.setOwner.execute(principal, access, body.document_id, body.owner_user_id ?? null);
   }
 
   @AuditOperation('audit_documents_get_by_ids', { description: 'Name, URL and extra properties of up to 100 documents (document_ids); caches the resolved web_url.', input: DocumentsByIdsInput, permission: 'read', instanceField: 'instance_id' })
-  getDocumentsByIds(@Body() body: DocumentsByIdsInput, @CurrentPrincipal() principal: Principal) {
-    return this.getByIds.execute(principal, body.instance_id, body.document_ids);
+  getDocumentsByIds(@Body() body: DocumentsByIdsInput, @CurrentPrincipal() principal: Principal, @CurrentInstanceAccess() access: AuditInstanceAccess) {
+    return this.getByIds.execute(principal, access, body.document_ids);
   }
 
   @AuditOperation('audit_documents_count', { description: 'Number of documents in the linked repository, optionally in one indexation state.', input: CountDocumentsInput, permission: 'read', instanceField: 'instance_id' })
-  countDocuments(@Body() body: CountDocumentsInput, @CurrentPrincipal() principal: Principal) {
-    return this.count.execute(principal, body.instance_id, body.state);
+  countDocuments(@Body() body: CountDocumentsInput, @CurrentPrincipal() principal: Principal, @CurrentInstanceAccess() access: AuditInstanceAccess) {
+    return this.count.execute(principal, access, body.state);
   }
 
   @AuditOperation('audit_documents_list_with_state', { description: 'Documents in one indexation state (for example PARSING_ERROR), newest first.', input: DocumentsWithStateInput, permission: 'read', instanceField: 'instance_id' })
-  listWithState(@Body() body: DocumentsWithStateInput, @CurrentPrincipal() principal: Principal) {
-    return this.list.execute(principal, body.instance_id, pageRequest(body.offset, body.limit), body.state);
+  listWithState(@Body() body: DocumentsWithStateInput, @CurrentPrincipal() principal: Principal, @CurrentInstanceAccess() access: AuditInstanceAccess) {
+    return this.list.execute(principal, access, pageRequest(body.offset, body.limit), body.state);
   }
 }
 

@@ -7,6 +7,8 @@ import { JobHandlerRegistry } from '@svc/jobs';
 import {
   CountAuditDocuments,
   DocumentAccess,
+  DocumentVisibility,
+  OwnerDocumentVisibility,
   DocumentRecordRepository,
   GetAuditDocumentsByIds,
   ListAuditDocuments,
@@ -101,6 +103,7 @@ export class WorkspaceModule {
         },
         { provide: UserDirectory, useClass: IdentityUserDirectory },
         { provide: DocumentRecordRepository, useClass: TypeOrmDocumentRecordRepository },
+        { provide: DocumentVisibility, useClass: OwnerDocumentVisibility },
         LocalRepositoryInstanceClient,
         {
           // One place decides how the audit side reaches repositories: in-process, or their instance API.

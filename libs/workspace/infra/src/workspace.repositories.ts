@@ -52,6 +52,19 @@ export class TypeOrmAuditInstanceRepository extends AuditInstanceRepository {
     return row ? toInstance(row) : null;
   }
 
+  async getWithMembership(id: string, userId: string): Promise<{ instance: AuditInstance; membership: Membership | null } | null> {
+    const [row] = await this.q<InstanceRow & { member_is_admin: boolean | null; member_added_at: Date | null }>(
+      `SELECT i.*, m.is_admin AS member_is_admin, m.added_at AS member_added_at
+         FROM workspace.audit_instances i
+         LEFT JOIN workspace.instance_members m ON m.instance_id = i.id AND m.user_id = $2
+        WHERE i.id = $1`,
+      [id, userId],
+    );
+    if (!row) return null;
+    const membership = row.member_is_admin === null || row.member_added_at === null ? null : { instanceId: id, userId, isAdmin: row.member_is_admin, addedAt: row.member_added_at };
+    return { instance: toInstance(row), membership };
+  }
+
   async listForOrganization(organizationId: string, page: PageRequest): Promise<Page<AuditInstance>> {
     const rows = await this.q<InstanceRow>(
       `SELECT *, count(*) OVER () AS total FROM workspace.audit_instances WHERE organization_id = $1 ORDER BY created_at DESC, id DESC OFFSET $2 LIMIT $3`,
