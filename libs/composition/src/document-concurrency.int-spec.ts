@@ -2,8 +2,8 @@ import { DynamicModule, INestApplicationContext, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { loadConfig, PlatformCoreModule } from '@svc/config';
 import { DatabaseModule } from '@svc/database';
-import { Embedder, isDomainError } from '@svc/kernel';
-import { CreateRepositoryInstance, DeleteDocument, DocumentRepository, IndexDocument, IngestDocument, ReindexDocuments, SearchSemanticNodes, SemanticNodeRepository } from '@svc/repository-core';
+import { DomainError, Embedder, isDomainError } from '@svc/kernel';
+import { CreateRepositoryInstance, DeleteDocument, DocumentRepository, embeddingFailure, IndexDocument, IngestDocument, ReindexDocuments, SearchSemanticNodes, SemanticNodeRepository } from '@svc/repository-core';
 import { createTestDatabase, TestDatabase, waitFor } from '@svc/test-kit';
 import { DataSource } from 'typeorm';
 import { repositoryContext } from './app-modules';
@@ -193,6 +193,13 @@ describe('document writers racing on PostgreSQL', () => {
     expect((await documents.get(instanceId, other.id))?.failureReason).toBe('Indexation failed: an unexpected error (the server log has the details).');
     // A job queued again for the same content starts even after a late give-up marked it failed.
     expect(await index.execute({ instanceId, documentId: other.id, contentHash: other.content_hash }, attempt)).toBe('indexed');
+    // An embedding model that stayed down (or refused the text) leaves EMBEDDING_ERROR with its reason.
+    const embedding = await upload('embedding', '# Embedding\n\nThe model was down all day.');
+    await index.recordGiveUp(
+      { instanceId, documentId: embedding.id, contentHash: embedding.content_hash },
+      { error: embeddingFailure(DomainError.unavailable('EMBEDDINGS.UNAVAILABLE', 'The embedding service is unavailable (HTTP 503, 4 attempts).')) },
+    );
+    expect(await documents.get(instanceId, embedding.id)).toMatchObject({ state: 'EMBEDDING_ERROR', failureReason: 'The embedding service is unavailable (HTTP 503, 4 attempts).' });
     // A give-up reported after the content was indexed (a duplicate delivery) changes nothing.
     await index.recordGiveUp({ instanceId, documentId: doc.id, contentHash: doc.content_hash }, { error: new Error('late') });
     expect((await documents.get(instanceId, doc.id))?.state).toBe('INDEXED');

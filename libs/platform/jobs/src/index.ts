@@ -5,6 +5,7 @@ export * from './enqueue-options';
 export * from './enqueue-signal';
 export * from './job-executor';
 export * from './job-handler.registry';
+export * from './job-handler';
 export * from './job-store';
 export * from './job-table';
 export * from './jobs.migration';

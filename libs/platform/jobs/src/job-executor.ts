@@ -80,17 +80,21 @@ export class JobExecutor {
       signal: hooks.signal,
       progress: (percent, message) => this.progress(row.id, lockToken, percent, message ?? null, hooks),
     };
+    const started = Date.now();
     try {
+      let outcome: string | void = undefined;
       if (registered.transactional) {
         await this.unitOfWork.run(async () => {
-          await registered.handler(row.payload, ctx);
+          outcome = await registered.handler(row.payload, ctx);
           if (!(await this.table.complete(row.id, lockToken))) throw new ClaimLostError(row.id);
         });
       } else {
-        await registered.handler(row.payload, ctx);
+        outcome = await registered.handler(row.payload, ctx);
         const completed = await this.unitOfWork.run(() => this.table.complete(row.id, lockToken));
         if (!completed) return { kind: 'lost' };
       }
+      // One line per finished job: name, id, the handler's outcome, attempt and duration (never the payload).
+      this.logger.log(`Job ${row.name} ${row.id} completed${outcome ? `: ${outcome}` : ''} (attempt ${row.attempts}/${row.max_attempts}, ${Date.now() - started} ms)`);
       return { kind: 'completed' };
     } catch (error) {
       return this.settleFailure(row, lockToken, error, hooks.signal, registered);

@@ -19,8 +19,11 @@ export interface JobContext {
   progress(percent: number, message?: string): Promise<void>;
 }
 
-/** A job's work. It may run more than once (at-least-once delivery): see JobHandlerOptions. */
-export type JobHandler<P extends object = object> = (payload: P, ctx: JobContext) => Promise<void>;
+/**
+ * A job's work. It may run more than once (at-least-once delivery): see JobHandlerOptions. It may
+ * return a short outcome (`indexed`, `stale`...), which the executor logs with the job's completion.
+ */
+export type JobHandler<P extends object = object> = (payload: P, ctx: JobContext) => Promise<string | void>;
 
 export interface JobHandlerOptions<P extends object = object> {
   /**

@@ -110,7 +110,7 @@ describe.each(KILL_SETUPS)('A worker killed in the middle of a job ($label)', ({
 
     // Enqueue from this process, then let go: the embedded database has one owning process at a time.
     const producer = await startJobsApp({ ...env, JOBS_ENABLED: 'false' }, { runWorkers: false, queuePrefix: prefix });
-    const jobId = await producer.unitOfWork.run(() => producer.queue.enqueue('killtest.effect', {}));
+    const jobId = await producer.unitOfWork.run(() => producer.queue.enqueueUntyped('killtest.effect', {}));
     await producer.close();
 
     const doomed = ChildWorker.start({ ...env, KILL_TEST_BEHAVIOUR: 'hang' });

@@ -114,14 +114,14 @@ describe.each(SETUPS)('Jobs platform ($label)', ({ db, bullmq }) => {
     let rolledBack = '';
     await expect(
       app.unitOfWork.run(async () => {
-        rolledBack = await app.queue.enqueue('test.effect', {});
+        rolledBack = await app.queue.enqueueUntyped('test.effect', {});
         throw new Error('the use case failed after enqueueing');
       }),
     ).rejects.toThrow('the use case failed');
     expect(rolledBack).toMatch(/^job_/);
     expect(await app.store.get(rolledBack)).toBeNull();
     // A job enqueued afterwards runs; by then the runner would have seen the first one too.
-    const later = await app.queue.enqueue('test.effect', {});
+    const later = await app.queue.enqueueUntyped('test.effect', {});
     expect((await settled(app, later)).state).toBe('completed');
     expect(await effects(app, rolledBack)).toEqual([]);
   });
@@ -129,7 +129,7 @@ describe.each(SETUPS)('Jobs platform ($label)', ({ db, bullmq }) => {
   it('runs a committed job once, its effect committed together with its completion', async () => {
     const id = await app.unitOfWork.run(async () => {
       await app.unitOfWork.manager().query(`INSERT INTO jobs_test.things VALUES ('thing-1')`);
-      return app.queue.enqueue('test.effect', {});
+      return app.queue.enqueueUntyped('test.effect', {});
     });
     const view = await settled(app, id);
     expect(view).toMatchObject({ id, name: 'test.effect', state: 'completed', attempts: 1, progress: 100, lastError: null });
@@ -139,7 +139,7 @@ describe.each(SETUPS)('Jobs platform ($label)', ({ db, bullmq }) => {
   });
 
   it("rolls back a failed attempt's effect, so the retry's effect is the only one", async () => {
-    const id = await app.queue.enqueue<EffectPayload>('test.effect', { failOn: [1] });
+    const id = await app.queue.enqueueUntyped('test.effect', { failOn: [1] });
     const view = await settled(app, id);
     expect(view).toMatchObject({ state: 'completed', attempts: 2, lastError: null });
     expect(await effects(app, id)).toEqual([{ attempt: 2 }]);
@@ -147,7 +147,7 @@ describe.each(SETUPS)('Jobs platform ($label)', ({ db, bullmq }) => {
 
   it('retries a failing job with growing delays, then fails it after its last attempt', async () => {
     const tag = randomBytes(6).toString('hex');
-    const id = await app.queue.enqueue('test.always-fails', { tag }, { maxAttempts: 3 });
+    const id = await app.queue.enqueueUntyped('test.always-fails', { tag }, { maxAttempts: 3 });
     const view = await settled(app, id);
     expect(view).toMatchObject({ state: 'failed', attempts: 3, lastError: 'boom 3 with a second line', completedAt: null });
     // The owner of the work hears of the give-up once, after the last attempt only.
@@ -163,7 +163,7 @@ describe.each(SETUPS)('Jobs platform ($label)', ({ db, bullmq }) => {
 
   it('fails a job at once when its input is invalid', async () => {
     const tag = randomBytes(6).toString('hex');
-    const id = await app.queue.enqueue('test.invalid', { tag });
+    const id = await app.queue.enqueueUntyped('test.invalid', { tag });
     expect(await settled(app, id)).toMatchObject({
       state: 'failed',
       attempts: 1,
@@ -175,13 +175,13 @@ describe.each(SETUPS)('Jobs platform ($label)', ({ db, bullmq }) => {
   });
 
   it('records progress, readable through the JobStore', async () => {
-    const id = await app.queue.enqueue<EffectPayload>('test.effect', { progress: [40, 'halfway there'] });
+    const id = await app.queue.enqueueUntyped('test.effect', { progress: [40, 'halfway there'] });
     expect(await settled(app, id)).toMatchObject({ state: 'completed', progress: 100, progressMessage: 'halfway there' });
   });
 
   if (db === 'postgres') {
     it('shows progress while the job runs (on its own connection)', async () => {
-      const id = await app.queue.enqueue('test.gated', {});
+      const id = await app.queue.enqueueUntyped('test.gated', {});
       const running = await waitFor(async () => {
         const view = await app.store.get(id);
         return view?.progress === 40 ? view : undefined;
@@ -201,10 +201,10 @@ describe.each(SETUPS)('Jobs platform ($label)', ({ db, bullmq }) => {
   }
 
   it('enqueues a job once per live dedupe key', async () => {
-    const first = await app.queue.enqueue('test.unhandled', { n: 1 }, { dedupeKey: 'report-1', delayMs: 60000 });
-    const second = await app.queue.enqueue('test.unhandled', { n: 2 }, { dedupeKey: 'report-1' });
-    const inTransaction = await app.unitOfWork.run(() => app.queue.enqueue('test.unhandled', {}, { dedupeKey: 'report-1' }));
-    const other = await app.queue.enqueue('test.unhandled', {}, { dedupeKey: 'report-2', delayMs: 60000 });
+    const first = await app.queue.enqueueUntyped('test.unhandled', { n: 1 }, { dedupeKey: 'report-1', delayMs: 60000 });
+    const second = await app.queue.enqueueUntyped('test.unhandled', { n: 2 }, { dedupeKey: 'report-1' });
+    const inTransaction = await app.unitOfWork.run(() => app.queue.enqueueUntyped('test.unhandled', {}, { dedupeKey: 'report-1' }));
+    const other = await app.queue.enqueueUntyped('test.unhandled', {}, { dedupeKey: 'report-2', delayMs: 60000 });
     expect(second).toBe(first);
     expect(inTransaction).toBe(first);
     expect(other).not.toBe(first);
@@ -212,9 +212,9 @@ describe.each(SETUPS)('Jobs platform ($label)', ({ db, bullmq }) => {
   });
 
   it('accepts a dedupe key again once its job has finished', async () => {
-    const first = await app.queue.enqueue('test.effect', {}, { dedupeKey: 'nightly' });
+    const first = await app.queue.enqueueUntyped('test.effect', {}, { dedupeKey: 'nightly' });
     await settled(app, first);
-    const second = await app.queue.enqueue('test.effect', {}, { dedupeKey: 'nightly' });
+    const second = await app.queue.enqueueUntyped('test.effect', {}, { dedupeKey: 'nightly' });
     expect(second).not.toBe(first);
     expect((await settled(app, second)).state).toBe('completed');
   });
@@ -231,13 +231,13 @@ describe.each(SETUPS)('Jobs platform ($label)', ({ db, bullmq }) => {
   });
 
   it('refuses malformed enqueues with an invalid DomainError', async () => {
-    await expect(app.queue.enqueue('Not A Name', {})).rejects.toMatchObject({ kind: 'invalid', code: 'JOBS.INVALID_NAME' });
-    await expect(app.queue.enqueue('test.effect', {}, { maxAttempts: 0 })).rejects.toMatchObject({ code: 'JOBS.INVALID_OPTIONS' });
+    await expect(app.queue.enqueueUntyped('Not A Name', {})).rejects.toMatchObject({ kind: 'invalid', code: 'JOBS.INVALID_NAME' });
+    await expect(app.queue.enqueueUntyped('test.effect', {}, { maxAttempts: 0 })).rejects.toMatchObject({ code: 'JOBS.INVALID_OPTIONS' });
   });
 
   // Last: it shuts the app down.
   it('hands a running job back at shutdown without spending an attempt', async () => {
-    const id = await app.queue.enqueue('test.abortable', {});
+    const id = await app.queue.enqueueUntyped('test.abortable', {});
     await waitFor(async () => (handlers.started.has(id) ? true : undefined));
     await app.close();
     const reopened = await Database.open(loadConfig(testDb.env), TEST_PARTS);
@@ -274,7 +274,7 @@ describe('BullMQ jobs while Redis is unreachable', () => {
     // Nothing listens on port 1: every Redis call of this app fails.
     const offline = await startJobsApp({ ...common, REDIS_URL: 'redis://127.0.0.1:1' }, { runWorkers: true, queuePrefix: prefix }, register);
     apps.push(offline);
-    const id = await offline.unitOfWork.run(() => offline.queue.enqueue('test.effect', {}));
+    const id = await offline.unitOfWork.run(() => offline.queue.enqueueUntyped('test.effect', {}));
     await new Promise((r) => setTimeout(r, 2500));
     const [row] = await offline.database.dataSource.query('SELECT state, relayed_at FROM jobs.jobs WHERE id = $1', [id]);
     expect(row).toEqual({ state: 'queued', relayed_at: null });
@@ -298,7 +298,7 @@ describe('JOBS_ENABLED=false', () => {
       }),
     );
     try {
-      const id = await app.queue.enqueue('test.effect', {});
+      const id = await app.queue.enqueueUntyped('test.effect', {});
       await new Promise((r) => setTimeout(r, 300));
       expect((await app.store.get(id))?.state).toBe('queued');
       expect(ran).toBe(false);
@@ -317,7 +317,7 @@ describe.each(SETUPS.slice(0, 3))('Wake-up after a local enqueue commits ($label
     const env = { ...testDb.env, JOBS_POLL_INTERVAL_MS: '60000', ...(bullmq ? { REDIS_URL: TEST_REDIS_URL } : {}) };
     const app = await startJobsApp(env, { queuePrefix: prefix }, ({ registry }) => registry.register('test.effect', async () => undefined));
     try {
-      const id = await app.unitOfWork.run(() => app.queue.enqueue('test.effect', {}));
+      const id = await app.unitOfWork.run(() => app.queue.enqueueUntyped('test.effect', {}));
       // Ten seconds to finish, against a minute to the next poll.
       expect((await settled(app, id, 10000)).state).toBe('completed');
     } finally {

@@ -26,7 +26,7 @@ export class OutboxJobQueue extends JobQueue {
    * DomainError `invalid` for a bad name, payload or option. This process's runner or relay wakes at
    * commit; other processes find the row by polling.
    */
-  async enqueue<P extends object>(name: string, payload: P, options?: EnqueueOptions): Promise<string> {
+  async enqueueUntyped(name: string, payload: object, options?: EnqueueOptions): Promise<string> {
     const id = await this.table.insert(normalizeEnqueue(name, payload, options));
     this.signal.enqueued(this.unitOfWork.manager());
     return id;

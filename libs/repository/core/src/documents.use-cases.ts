@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { REPOSITORY_JOB_NAMES, RepositoryIndexDocumentPayload } from '@svc/contracts';
+import { JOB_NAMES, RepositoryIndexDocumentPayload } from '@svc/contracts';
 import { ActivityLog, Clock, DomainError, IdGenerator, JobQueue, Page, PageRequest, UnitOfWork, VectorIndex } from '@svc/kernel';
 import { documentView, DocumentView, INGESTION_LIMITS, IngestionSettings, RepositoryDocument } from './document';
 import { DocumentRepository, SemanticNodeRepository } from './documents.ports';
@@ -28,7 +28,7 @@ const documentNotFound = (id: string) => DomainError.notFound('REPOSITORY.DOCUME
  */
 function enqueueIndexation(jobs: JobQueue, document: RepositoryDocument) {
   const payload: RepositoryIndexDocumentPayload = { instanceId: document.instanceId, documentId: document.id, contentHash: document.contentHash };
-  return jobs.enqueue(REPOSITORY_JOB_NAMES.indexDocument, payload);
+  return jobs.enqueue(JOB_NAMES.repositoryIndexDocument, payload);
 }
 
 /**

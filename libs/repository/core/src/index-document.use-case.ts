@@ -8,15 +8,28 @@ import { DocumentParser } from './parsing/document-parser.port';
 import { PENDING_INDEXATION_STATES } from './repository-instance';
 
 export interface IndexAttempt {
-  attempt: number;
-  maxAttempts: number;
   progress(percent: number, message?: string): Promise<void>;
+}
+
+export const EMBEDDING_FAILED = 'REPOSITORY.EMBEDDING_FAILED';
+
+/**
+ * The embedding model failed on this document. `unavailable` (the model is down or overloaded: the
+ * jobs platform retries) or `invalid` (it refused the input or is misconfigured: retrying cannot help).
+ * When the job gives up, `recordGiveUp` marks the document EMBEDDING_ERROR with this message.
+ */
+export function embeddingFailure(error: unknown): DomainError {
+  const transient = !isDomainError(error) || error.kind === 'unavailable';
+  const reason = isDomainError(error) ? error.message : 'The embedding model failed.';
+  return transient
+    ? DomainError.unavailable(EMBEDDING_FAILED, reason, { cause: error })
+    : DomainError.invalid(EMBEDDING_FAILED, reason, { cause: error });
 }
 
 /** Why an indexation job gave up: its worker stopped during the last attempt, or that attempt threw `error`. */
 export type IndexGiveUp = { workerStopped: true; attempts: number } | { error: unknown };
 
-export type IndexOutcome = 'indexed' | 'stale' | 'parsing_error' | 'embedding_error';
+export type IndexOutcome = 'indexed' | 'stale' | 'parsing_error';
 
 const EMBEDDING_BATCH = 64;
 
@@ -25,7 +38,8 @@ const EMBEDDING_BATCH = 64;
  * non-transactional and idempotent): parse, chunk into semantic nodes, embed, then replace the
  * document's nodes, full-text entries and vectors in one transaction.
  * A broken file ends in PARSING_ERROR with its reason (the job succeeds: retrying cannot help); an
- * unreachable embedding model is retried and ends in EMBEDDING_ERROR on the last attempt.
+ * embedding failure is thrown as `REPOSITORY.EMBEDDING_FAILED` (the jobs platform retries an
+ * unavailable model), and the job's give-up marks the document EMBEDDING_ERROR.
  */
 @Injectable()
 export class IndexDocument {
@@ -72,10 +86,7 @@ export class IndexDocument {
         await attempt.progress(30 + Math.round((60 * Math.min(i + EMBEDDING_BATCH, drafts.length)) / Math.max(drafts.length, 1)), 'embedding');
       }
     } catch (error) {
-      const transient = !isDomainError(error) || error.kind === 'unavailable';
-      if (transient && attempt.attempt < attempt.maxAttempts) throw error;
-      const reason = isDomainError(error) ? error.message : 'The embedding model failed.';
-      return (await this.fail(payload, 'EMBEDDING_ERROR', reason)) ? 'embedding_error' : 'stale';
+      throw embeddingFailure(error);
     }
 
     return this.uow.run(async (): Promise<IndexOutcome> => {
@@ -107,6 +118,10 @@ export class IndexDocument {
    * document must not stay PENDING or PARSING, which would hold up its instance's audit for ever.
    */
   async recordGiveUp(payload: RepositoryIndexDocumentPayload, giveUp: IndexGiveUp): Promise<void> {
+    if (!('workerStopped' in giveUp) && isDomainError(giveUp.error) && giveUp.error.code === EMBEDDING_FAILED) {
+      await this.fail(payload, 'EMBEDDING_ERROR', giveUp.error.message);
+      return;
+    }
     // Clients read the reason: a domain error is fit to show; anything else (a driver's or a
     // library's message) stays in the server log.
     const shown =

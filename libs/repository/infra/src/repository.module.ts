@@ -1,10 +1,9 @@
-import { DynamicModule, Global, Injectable, Module, OnModuleInit } from '@nestjs/common';
-import { REPOSITORY_JOB_NAMES, RepositoryIndexDocumentPayload } from '@svc/contracts';
+import { DynamicModule, Global, Module } from '@nestjs/common';
 import { APP_CONFIG, AppConfig, deriveKey } from '@svc/config';
 import { InstanceAuthenticator } from '@svc/http';
-import { JobHandlerRegistry } from '@svc/jobs';
 import { LanguageModel } from '@svc/kernel';
 import { LlmModule } from '@svc/llm';
+import { IndexDocumentJobHandler } from './index-document.job-handler';
 import {
   AnswerComposer,
   AnswerSearch,
@@ -65,32 +64,6 @@ const USE_CASES = [
   SearchSemanticNodes,
 ];
 
-/** Registers the indexation handler in processes that run workers. */
-@Injectable()
-export class RepositoryJobHandlers implements OnModuleInit {
-  constructor(
-    private readonly registry: JobHandlerRegistry,
-    private readonly indexDocument: IndexDocument,
-  ) {}
-
-  onModuleInit(): void {
-    // Not transactional: parsing and embedding must not hold the (embedded) database connection;
-    // the use case writes its results in one short transaction and is idempotent.
-    this.registry.register<RepositoryIndexDocumentPayload>(
-      REPOSITORY_JOB_NAMES.indexDocument,
-      async (payload, ctx) => {
-        await this.indexDocument.execute(payload, { attempt: ctx.attempt, maxAttempts: ctx.maxAttempts, progress: (p, m) => ctx.progress(p, m) });
-      },
-      {
-        transactional: false,
-        // A job that gives up (an unexpected error on its last attempt, a worker killed while parsing)
-        // leaves its document PARSING_ERROR with the reason, never PENDING for ever.
-        onFailed: (payload, failure) =>
-          this.indexDocument.recordGiveUp(payload, failure.error === undefined ? { workerStopped: true, attempts: failure.attempts } : { error: failure.error }),
-      },
-    );
-  }
-}
 
 export interface RepositoryModuleOptions {
   /** Serve the instance API (`/api/documents/...`) and `/retrieval/...` (the retrieval app). */
@@ -123,7 +96,7 @@ export class RepositoryModule {
         { provide: SearchAnswerSettings, inject: [APP_CONFIG], useFactory: (c: AppConfig) => new SearchAnswerSettings(c.SEARCH_ANSWER_THRESHOLD) },
         { provide: IngestionSettings, inject: [APP_CONFIG], useFactory: (c: AppConfig) => new IngestionSettings(c.INGESTION_MAX_INSTANCE_BYTES) },
         ...USE_CASES,
-        ...(options.withJobHandlers ? [RepositoryJobHandlers] : []),
+        ...(options.withJobHandlers ? [IndexDocumentJobHandler] : []),
       ],
       exports: [InstanceAuthenticator, ...USE_CASES],
     };

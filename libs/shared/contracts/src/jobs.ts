@@ -1,21 +1,26 @@
 /**
  * Names and payloads of background jobs: the contract between the context that enqueues and the
- * worker that runs them. Queue names follow `<context>.<verb>`.
+ * worker that runs them. Names follow `<context>.<verb>`. `JobPayloads` maps each name to its payload:
+ * `JobQueue.enqueue(name, payload)` is checked against it, and each `*.job-handler.ts` declares which
+ * name it handles.
  */
+export interface JobPayloads {
+  'workspace.run-step': WorkspaceRunStepPayload;
+  'repository.index-document': RepositoryIndexDocumentPayload;
+}
+
+export type JobName = keyof JobPayloads;
+
 export const JOB_NAMES = {
   workspaceRunStep: 'workspace.run-step',
-} as const;
-export type JobName = (typeof JOB_NAMES)[keyof typeof JOB_NAMES];
+  repositoryIndexDocument: 'repository.index-document',
+} as const satisfies Record<string, JobName>;
 
 export interface WorkspaceRunStepPayload {
   instanceId: string;
   /** The step whose background work should run; a stale job (instance moved on) does nothing. */
   step: string;
 }
-
-export const REPOSITORY_JOB_NAMES = {
-  indexDocument: 'repository.index-document',
-} as const;
 
 export interface RepositoryIndexDocumentPayload {
   instanceId: string;

@@ -1,3 +1,5 @@
+import type { JobName, JobPayloads } from '@svc/contracts';
+
 export interface EnqueueOptions {
   /** A job with the same dedupe key that is still waiting or running is not enqueued twice. */
   dedupeKey?: string;
@@ -14,5 +16,11 @@ export interface EnqueueOptions {
  * database work together with the job's completion.
  */
 export abstract class JobQueue {
-  abstract enqueue<P extends object>(name: string, payload: P, options?: EnqueueOptions): Promise<string>;
+  /** Enqueues a job of the contracts' map: the payload must be the one `JobPayloads` declares for `name`. */
+  enqueue<N extends JobName>(name: N, payload: JobPayloads[N], options?: EnqueueOptions): Promise<string> {
+    return this.enqueueUntyped(name, payload, options);
+  }
+
+  /** Any well-formed name and object payload: for the jobs platform itself and its tests. Contexts use `enqueue`. */
+  abstract enqueueUntyped(name: string, payload: object, options?: EnqueueOptions): Promise<string>;
 }

@@ -1,9 +1,7 @@
-import { DynamicModule, Global, Injectable, Module, OnModuleInit } from '@nestjs/common';
-import { JOB_NAMES, WorkspaceRunStepPayload } from '@svc/contracts';
+import { DynamicModule, Global, Module } from '@nestjs/common';
 import { APP_CONFIG, AppConfig, deriveKey, SecretBox } from '@svc/config';
 import { TypeOrmUnitOfWork } from '@svc/database';
 import { InstanceAccessReader } from '@svc/http';
-import { JobHandlerRegistry } from '@svc/jobs';
 import {
   CountAuditDocuments,
   DocumentAccess,
@@ -39,6 +37,7 @@ import { IdentityUserDirectory, LocalRepositoryInstances, WorkspaceInstanceAcces
 import { AuditDocumentController, InstanceController, InstanceUserController, RetrievalInstancesController } from './workspace.controller';
 import { TypeOrmDocumentRecordRepository } from './document-records.repository';
 import { HttpRepositoryInstanceClient, LocalRepositoryInstanceClient } from './repository-instance-clients';
+import { RunInstanceStepJobHandler } from './run-instance-step.job-handler';
 import { SealedRepositoryLinkStore, TypeOrmAuditInstanceRepository, TypeOrmMembershipRepository } from './workspace.repositories';
 
 const USE_CASES = [
@@ -63,21 +62,6 @@ const USE_CASES = [
   UpdateInstanceStep,
   UserIsAdmin,
 ];
-
-/** Registers the workspace's job handlers in processes that run workers. */
-@Injectable()
-export class WorkspaceJobHandlers implements OnModuleInit {
-  constructor(
-    private readonly registry: JobHandlerRegistry,
-    private readonly runStep: RunInstanceStep,
-  ) {}
-
-  onModuleInit(): void {
-    this.registry.register<WorkspaceRunStepPayload>(JOB_NAMES.workspaceRunStep, async (payload) => {
-      await this.runStep.execute(payload);
-    });
-  }
-}
 
 /**
  * The workspace context: audit instances, membership, the repository link. Needs the identity and
@@ -115,7 +99,7 @@ export class WorkspaceModule {
         { provide: RepositoryInstances, useClass: LocalRepositoryInstances },
         { provide: InstanceAccessReader, useClass: WorkspaceInstanceAccessReader },
         ...USE_CASES,
-        ...(options.withJobHandlers ? [WorkspaceJobHandlers] : []),
+        ...(options.withJobHandlers ? [RunInstanceStepJobHandler] : []),
       ],
       exports: [InstanceAccessReader, ...USE_CASES],
     };
