@@ -1,4 +1,4 @@
-import { STOPWORDS } from './stopwords';
+import { STOPWORDS } from '@svc/text';
 
 /**
  * A fixed, smoothed inverse-document-frequency table. The local embedder has no corpus to learn

@@ -1,7 +1,7 @@
 import { isDomainError } from '@svc/kernel';
 import { LocalHashingEmbedder } from './local-hashing.embedder';
 import { embedderContract } from './testing/embedder.contract';
-import { foldedWords } from './text-folding';
+import { foldedWords } from '@svc/text';
 
 const dot = (a: number[], b: number[]) => a.reduce((s, x, i) => s + x * b[i], 0);
 

@@ -1,7 +1,6 @@
 import { DomainError, Embedder } from '@svc/kernel';
 import { idfWeight } from './idf-table';
-import { STOPWORDS } from './stopwords';
-import { foldedWords } from './text-folding';
+import { foldedWords, STOPWORDS } from '@svc/text';
 
 export const DEFAULT_LOCAL_DIMENSIONS = 512;
 export const MIN_DIMENSIONS = 8;

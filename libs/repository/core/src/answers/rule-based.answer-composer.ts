@@ -1,5 +1,6 @@
 import { AnswerComposer, AnswerExcerpt, AnswerRequest, GroundedAnswer, noAnswer, requestedLanguage, validateAnswerRequest } from './answer-composer';
 import { AnswerType, findNamedValue, findValues, isNegative, questionIntent, TypedValue, ValueKind, yesNoEvidence } from './answer-types';
+import type { Language as TextLanguage } from '@svc/text';
 import { contentStems, foldText, guessLanguage, isWeakStem, Sentence, splitSentences, stem, STOPWORDS, WEAK_TERM_WEIGHT, writtenWords } from './text-analysis';
 
 export const LOCAL_EXTRACTIVE_MODEL_NAME = 'local-extractive-v1';
@@ -81,7 +82,7 @@ interface Candidate {
   score: number;
 }
 
-type Language = 'en' | 'fr';
+type Language = TextLanguage;
 
 /**
  * The default AnswerComposer: deterministic extractive answering, no network, no model weights. It
@@ -125,21 +126,23 @@ export function answerExtractively(request: AnswerRequest): GroundedAnswer {
   if (request.excerpts.length === 0) return noAnswer(say.noExcerpts);
 
   const intent = questionIntent(request.question);
-  const terms = questionTerms(request.question, intent.framing);
+  // One stemmer for the question and the excerpts (their stems must meet): the question's language.
+  const textLanguage = guessLanguage(request.question);
+  const terms = questionTerms(request.question, intent.framing, textLanguage);
   if (terms.length === 0) return noAnswer(say.noTerms);
 
   const excerpts = [...request.excerpts].sort((a, b) => finite(b.score) - finite(a.score) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const bestScore = excerpts.reduce((m, e) => Math.max(m, finite(e.score)), 0);
   const candidates = excerpts.flatMap((excerpt, rank) => {
     const relevance = bestScore > 0 ? Math.min(1, Math.max(0, finite(excerpt.score)) / bestScore) : 1;
-    return candidatesOf(excerpt, rank, relevance, terms, intent.type, request.question);
+    return candidatesOf(excerpt, rank, relevance, terms, intent.type, request.question, textLanguage);
   });
   candidates.sort((a, b) => b.score - a.score || a.rank - b.rank || a.index - b.index);
 
   const typed = TYPED.has(intent.type);
   const passes = (c: Candidate) => c.coverage >= MIN_COVERAGE && (!typed || c.evidence >= MIN_EVIDENCE);
   const best = candidates.find(passes);
-  const missing = missingTerms(terms, excerpts);
+  const missing = missingTerms(terms, excerpts, textLanguage);
   if (!best) return noAnswer(nearMiss(say, candidates[0], terms, intent.type, missing));
 
   const peers = candidates.filter(
@@ -149,7 +152,7 @@ export function answerExtractively(request: AnswerRequest): GroundedAnswer {
   const contradiction = verdicts.find((v) => v.verdict === 'contradicts')?.peer;
   const corroborations = verdicts.filter((v) => v.verdict === 'corroborates').map((v) => v.peer);
 
-  const quoted = withNeighbour(best, terms, intent.type);
+  const quoted = withNeighbour(best, terms, intent.type, textLanguage);
   if (contradiction && quoted.length < MAX_QUOTED) quoted.push(contradiction);
   const cited = unique([...quoted.map((c) => c.excerpt.id), ...corroborations.map((c) => c.excerpt.id)]).slice(0, MAX_QUOTED + 2);
 
@@ -184,13 +187,13 @@ function unique<T>(items: T[]): T[] {
 }
 
 /** The question's content terms, one per stem, in order; framing words ("how long") left out. */
-function questionTerms(question: string, framing: ReadonlySet<number>): QuestionTerm[] {
+function questionTerms(question: string, framing: ReadonlySet<number>, language: Language): QuestionTerm[] {
   const terms: QuestionTerm[] = [];
   writtenWords(question).forEach(({ written, folded }, i) => {
     if (framing.has(i) || STOPWORDS.has(folded) || (folded.length < 2 && !/\d/.test(folded))) return;
-    const s = stem(folded);
+    const s = stem(folded, language);
     if (terms.some((t) => t.stem === s)) return;
-    terms.push({ stem: s, surface: written.toLowerCase(), weight: isWeakStem(s) ? WEAK_TERM_WEIGHT : 1 });
+    terms.push({ stem: s, surface: written.toLowerCase(), weight: isWeakStem(s, language) ? WEAK_TERM_WEIGHT : 1 });
   });
   return terms;
 }
@@ -223,14 +226,15 @@ function candidatesOf(
   terms: QuestionTerm[],
   type: AnswerType,
   question: string,
+  language: Language,
 ): Candidate[] {
   const sentences = splitSentences(excerpt.text);
-  const documentName = new Set(contentStems(excerpt.documentName));
+  const documentName = new Set(contentStems(excerpt.documentName, language));
   let heading: Heading = { stems: new Set(), question: false };
   let previous: { stems: Set<string>; block: number } | undefined;
   const out: Candidate[] = [];
   sentences.forEach((sentence, index) => {
-    const stems = new Set(contentStems(sentence.text));
+    const stems = new Set(contentStems(sentence.text, language));
     if (sentence.kind === 'question') {
       heading = { stems, question: true };
       previous = undefined;
@@ -320,8 +324,8 @@ function evidenceFor(type: AnswerType, values: TypedValue[], text: string, named
 }
 
 /** Non-weak question terms that no excerpt (text or document name) contains, even as a prefix. */
-function missingTerms(terms: QuestionTerm[], excerpts: AnswerExcerpt[]): QuestionTerm[] {
-  const all = new Set(excerpts.flatMap((e) => [...contentStems(e.text), ...contentStems(e.documentName)]));
+function missingTerms(terms: QuestionTerm[], excerpts: AnswerExcerpt[], language: Language): QuestionTerm[] {
+  const all = new Set(excerpts.flatMap((e) => [...contentStems(e.text, language), ...contentStems(e.documentName, language)]));
   return terms.filter((t) => t.weight === 1 && !/^\d+$/.test(t.stem) && !all.has(t.stem) && !hasPrefixMatch(t.stem, all));
 }
 
@@ -363,11 +367,11 @@ function normalise(text: string): string {
  * leans on it ("They are processed within 30 days."), or the sentence after when it continues it
  * ("However, ...") or adds question terms or the value asked for that the best one lacks.
  */
-function withNeighbour(best: Candidate, terms: QuestionTerm[], type: AnswerType): Candidate[] {
+function withNeighbour(best: Candidate, terms: QuestionTerm[], type: AnswerType, language: Language): Candidate[] {
   const neighbour = (offset: number): Candidate | undefined => {
     const sentence = best.sentences[best.index + offset];
     if (!sentence || sentence.kind !== 'statement' || sentence.block !== best.sentence.block) return undefined;
-    const stems = new Set(contentStems(sentence.text));
+    const stems = new Set(contentStems(sentence.text, language));
     const values = findValues(sentence.text);
     return {
       ...best,

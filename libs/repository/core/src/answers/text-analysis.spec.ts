@@ -14,26 +14,29 @@ describe('text analysis', () => {
     ]);
   });
 
-  it('gives related English and French forms one stem', () => {
-    const groups = [
-      ['refund', 'refunds', 'refunded', 'refunding', 'refundable'],
+  it('gives related English forms one stem, and related French forms one stem (Snowball, in the text\'s language)', () => {
+    const english = [
+      ['refund', 'refunds', 'refunded', 'refunding'],
       ['process', 'processed', 'processing', 'processes'],
       ['policy', 'policies'],
-      ['employee', 'employees', 'employment'],
+      ['employee', 'employees'],
       ['approve', 'approved', 'approval'],
       ['travel', 'travelling', 'travels'],
-      ['remboursement', 'remboursements', 'rembourse', 'rembourser', 'rembourses', 'remboursable'],
+      ['order', 'orders'],
+    ];
+    const french = [
+      ['remboursement', 'remboursements', 'rembourse', 'rembourser', 'rembourses'],
       ['semaine', 'semaines'],
       ['jour', 'jours'],
     ];
-    for (const group of groups) expect(new Set(group.map(stem)).size).toBe(1);
-    expect(stem('order')).toBe(stem('orders'));
-    expect(['days', 'status', 'analysis', 'gas', '2024', 'bus'].map(stem)).toEqual(['day', 'status', 'analysis', 'gas', '2024', 'bus']);
+    for (const group of english) expect(new Set(group.map((w) => stem(w, 'en'))).size).toBe(1);
+    for (const group of french) expect(new Set(group.map((w) => stem(w, 'fr'))).size).toBe(1);
+    expect(['days', 'status', '2024', 'bus'].map((w) => stem(w, 'en'))).toEqual(['day', 'status', '2024', 'bus']);
   });
 
   it('keeps content words only: function and question words out', () => {
-    expect(contentStems('How long does a refund take for the orders?')).toEqual(['long', 'refund', 'take', 'ord']);
-    expect(contentStems('Combien de temps faut-il pour être remboursé ?')).toEqual(['temp', 'faut', 'rembours']);
+    expect(contentStems('How long does a refund take for the orders?', 'en')).toEqual(['long', 'refund', 'take', 'order']);
+    expect(contentStems('Combien de temps faut-il pour être remboursé ?', 'fr')).toEqual(['temp', 'faut', 'rembours']);
   });
 
   it('splits sentences at their ends, not at abbreviations, initials, decimals or lower-case continuations', () => {

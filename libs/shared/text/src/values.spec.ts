@@ -1,0 +1,100 @@
+import { extractValues, valueKeys } from './values';
+
+/** A seeded generator (mulberry32): property tests that fail the same way every run. */
+function random(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const only = (text: string, language: 'en' | 'fr') => {
+  const values = extractValues(text, language);
+  expect(values).toHaveLength(1);
+  return values[0];
+};
+
+describe('typed values and their canonical keys', () => {
+  it.each([
+    ['Refunds take two weeks.', 'en', 'duration', 'two weeks', 'duration:P14D'],
+    ['Refunds are processed within 14 days.', 'en', 'duration', '14 days', 'duration:P14D'],
+    ['Les remboursements prennent deux semaines.', 'fr', 'duration', 'deux semaines', 'duration:P14D'],
+    ['sous 14 jours', 'fr', 'duration', '14 jours', 'duration:P14D'],
+    ['It costs €1,200.', 'en', 'amount', '€1,200', 'amount:EUR:1200'],
+    ['Il coûte EUR 1.200,00.', 'fr', 'amount', 'EUR 1.200,00', 'amount:EUR:1200'],
+    ['Il coûte 1 200 €.', 'fr', 'amount', '1 200 €', 'amount:EUR:1200'],
+    ['1200 euros', 'fr', 'amount', '1200 euros', 'amount:EUR:1200'],
+    ['USD 2,500', 'en', 'amount', 'USD 2,500', 'amount:USD:2500'],
+    ['$2,500', 'en', 'amount', '$2,500', 'amount:USD:2500'],
+    ['a £40 voucher', 'en', 'amount', '£40', 'amount:GBP:40'],
+    ['30 %', 'en', 'percentage', '30 %', 'percentage:30'],
+    ['thirty percent', 'en', 'percentage', 'thirty percent', 'percentage:30'],
+    ['trente pour cent', 'fr', 'percentage', 'trente pour cent', 'percentage:30'],
+    ['The deadline is March 3, 2026.', 'en', 'date', 'March 3, 2026', 'date:2026-03-03'],
+    ['Le 3 mars 2026.', 'fr', 'date', '3 mars 2026', 'date:2026-03-03'],
+    ['Ouvert de 9h à 17h.', 'fr', 'time-range', 'de 9h à 17h', 'time-range:09:00-17:00'],
+    ['The office opens at 8:30.', 'en', 'time', '8:30', 'time:08:30'],
+    ['Lunch is served at noon.', 'en', 'time', 'noon', 'time:12:00'],
+    ['Between 1 and 15 June 2026.', 'en', 'date-range', 'Between 1 and 15 June 2026', 'date-range:(2026-06-01,2026-06-15,P14D)'],
+  ] as const)('%s (%s) → %s %s = %s', (text, language, kind, written, key) => {
+    const value = only(text, language);
+    expect(value).toMatchObject({ kind, text: written, key });
+    expect(text.slice(value.start, value.end)).toBe(written);
+  });
+
+  it('reads each figure once, by its most specific meaning: an amount, a duration, a bare number', () => {
+    expect(extractValues('The hotel limit is 150 EUR per night for 3 nights and 2 guests.', 'en').map((v) => [v.kind, v.key])).toEqual([
+      ['amount', 'amount:EUR:150'],
+      ['duration', 'duration:P3D'],
+      ['number', 'number:2'],
+    ]);
+  });
+
+  it('does not read a time out of a word without a figure ("per night")', () => {
+    expect(extractValues('Hotels are reimbursed per night.', 'en')).toEqual([]);
+  });
+
+  it('marks recurrences as not comparable (phrasings vary too much to call two keys a disagreement)', () => {
+    const [value] = extractValues('Timesheets are due every Monday.', 'en');
+    expect(value).toMatchObject({ kind: 'recurrence', comparable: false });
+  });
+
+  it('property: any whole number of weeks equals seven times as many days, in English and French', () => {
+    const next = random(7);
+    for (let i = 0; i < 20; i++) {
+      const weeks = 1 + Math.floor(next() * 12);
+      expect(valueKeys(`within ${weeks} weeks`, 'en')).toEqual(valueKeys(`within ${weeks * 7} days`, 'en'));
+      expect(valueKeys(`sous ${weeks} semaines`, 'fr')).toEqual(valueKeys(`sous ${weeks * 7} jours`, 'fr'));
+      expect(valueKeys(`within ${weeks} weeks`, 'en')).toEqual(valueKeys(`sous ${weeks * 7} jours`, 'fr'));
+    }
+  });
+
+  it('property: an amount printed the English way, the French way or with the currency code has one key', () => {
+    const next = random(42);
+    for (let i = 0; i < 20; i++) {
+      const amount = 1000 + Math.floor(next() * 98_000);
+      const english = `€${amount.toLocaleString('en-US')}`;
+      const french = `${amount.toLocaleString('fr-FR').replace(/\u202f/g, ' ')} €`;
+      const code = `EUR ${amount.toLocaleString('de-DE')},00`;
+      const key = `amount:EUR:${amount}`;
+      expect([valueKeys(english, 'en'), valueKeys(french, 'fr'), valueKeys(code, 'fr'), valueKeys(`${amount} euros`, 'fr')]).toEqual([[key], [key], [key], [key]]);
+    }
+  });
+
+  it('property: a percentage in figures or in words has one key', () => {
+    const words: [number, string, string][] = [
+      [5, 'five percent', 'cinq pour cent'],
+      [10, 'ten percent', 'dix pour cent'],
+      [20, 'twenty percent', 'vingt pour cent'],
+      [50, 'fifty percent', 'cinquante pour cent'],
+    ];
+    for (const [n, en, fr] of words) {
+      expect(valueKeys(en, 'en')).toEqual([`percentage:${n}`]);
+      expect(valueKeys(fr, 'fr')).toEqual([`percentage:${n}`]);
+      expect(valueKeys(`${n} %`, 'fr')).toEqual([`percentage:${n}`]);
+    }
+  });
+});

@@ -1,0 +1,174 @@
+import { Culture, recognizeCurrency, recognizeDateTime, recognizeDimension, recognizeNumber, recognizePercentage } from '@microsoft/recognizers-text-suite';
+import type { Language } from './language';
+
+type ModelResult = ReturnType<typeof recognizeNumber>[number];
+
+export type ValueKind = 'amount' | 'percentage' | 'duration' | 'date' | 'date-range' | 'time' | 'time-range' | 'recurrence' | 'quantity' | 'number';
+
+/**
+ * A value a text states, with a canonical key: two values with one key say the same thing however
+ * they are written ("two weeks" and "14 days" → `duration:P14D`; "€1,200", "1 200 €" and "1200 euros"
+ * → `amount:EUR:1200`; "30 %" and "thirty percent" → `percentage:30`).
+ */
+export interface TypedValue {
+  kind: ValueKind;
+  /** As written. */
+  text: string;
+  /** Offsets in the text (end exclusive). */
+  start: number;
+  end: number;
+  key: string;
+  /**
+   * False for values whose phrasings vary too much for two different keys to mean a disagreement:
+   * recurrences ("every Monday"), dates without a year, relative dates.
+   */
+  comparable: boolean;
+}
+
+const CULTURES: Record<Language, string> = { en: Culture.English, fr: Culture.French };
+
+/** Seconds in a day: durations of whole days are keyed in days, so weeks and days compare. */
+const DAY = 86_400;
+
+/**
+ * The amounts, percentages, durations, dates and date ranges, times and opening hours, quantities with
+ * units and other numbers a text states, in order, each character in one value at most (the most
+ * specific reading wins: "150 EUR" is an amount, not a number). Built on Microsoft's
+ * recognizers-text (`@microsoft/recognizers-text-suite`), English and French.
+ */
+export function extractValues(text: string, language: Language): TypedValue[] {
+  const culture = CULTURES[language];
+  const found: TypedValue[] = [];
+  const taken: [number, number][] = [];
+  const take = (results: ModelResult[], read: (r: ModelResult) => Omit<TypedValue, 'text' | 'start' | 'end'> | undefined) => {
+    for (const r of results) {
+      const start = r.start;
+      const end = r.end + 1;
+      if (taken.some(([s, e]) => start < e && end > s)) continue;
+      const value = read(r);
+      if (!value) continue;
+      taken.push([start, end]);
+      found.push({ ...value, text: text.slice(start, end), start, end });
+    }
+  };
+  take(percentages(text, culture), percentageOf);
+  take(recognizeCurrency(text, culture), (r) => amountOf(r, culture));
+  take(
+    recognizeDateTime(text, culture).filter((r) => !/^datetimeV2\.time/.test(r.typeName) || /\d|noon|midnight|midi|minuit/i.test(r.text)),
+    dateTimeOf,
+  );
+  take(recognizeDimension(text, culture), quantityOf);
+  take(recognizeNumber(text, culture), numberOf);
+  return found.sort((a, b) => a.start - b.start);
+}
+
+/** The canonical keys of the values of a text (what a comparison of two statements looks at). */
+export function valueKeys(text: string, language: Language): string[] {
+  return extractValues(text, language).map((v) => v.key);
+}
+
+type Reading = Omit<TypedValue, 'text' | 'start' | 'end'>;
+type Resolution = Record<string, unknown> | undefined;
+
+const ISO_OF_UNIT: Record<string, string> = { Euro: 'EUR', Dollar: 'USD', 'United States dollar': 'USD', 'British pound': 'GBP', Pound: 'GBP', 'Swiss franc': 'CHF' };
+
+/**
+ * Percentages, with French "pour cent" read like "%" (the French model only knows the sign): the
+ * words are replaced by "%" and spaces, so offsets stay those of the text.
+ */
+function percentages(text: string, culture: string): ModelResult[] {
+  if (culture !== Culture.French) return recognizePercentage(text, culture);
+  const spans: [number, number][] = [];
+  const masked = text.replace(/pour\s?cent\b/giu, (words, at: number) => {
+    spans.push([at, at + words.length]);
+    return '%'.padEnd(words.length, ' ');
+  });
+  return recognizePercentage(masked, culture).map((r) => {
+    const span = spans.find(([start]) => start === r.end);
+    return span ? { ...r, end: span[1] - 1 } : r;
+  });
+}
+
+function amountOf(r: ModelResult, culture: string): Reading | undefined {
+  const res = r.resolution as Resolution;
+  // The number model reads the figure inside the span more reliably than the currency model
+  // ("USD 2,500" is 2500, not 25).
+  const inner = recognizeNumber(r.text, culture)[0];
+  const value = numeric((inner?.resolution as Resolution)?.value) ?? numeric(res?.value);
+  if (value === undefined) return undefined;
+  const unit = typeof res?.unit === 'string' ? res.unit : '';
+  const iso = typeof res?.isoCurrency === 'string' && res.isoCurrency ? res.isoCurrency : (ISO_OF_UNIT[unit] ?? unit.toUpperCase());
+  return { kind: 'amount', key: `amount:${iso}:${canonicalNumber(value)}`, comparable: true };
+}
+
+function percentageOf(r: ModelResult): Reading | undefined {
+  const value = numeric(String((r.resolution as Resolution)?.value ?? '').replace('%', ''));
+  return value === undefined ? undefined : { kind: 'percentage', key: `percentage:${canonicalNumber(value)}`, comparable: true };
+}
+
+function quantityOf(r: ModelResult): Reading | undefined {
+  const res = r.resolution as Resolution;
+  const value = numeric(res?.value);
+  if (value === undefined || typeof res?.unit !== 'string') return undefined;
+  return { kind: 'quantity', key: `quantity:${res.unit.toLowerCase()}:${canonicalNumber(value)}`, comparable: true };
+}
+
+function numberOf(r: ModelResult): Reading | undefined {
+  const value = numeric((r.resolution as Resolution)?.value);
+  return value === undefined ? undefined : { kind: 'number', key: `number:${canonicalNumber(value)}`, comparable: true };
+}
+
+function dateTimeOf(r: ModelResult): Reading | undefined {
+  const values = (r.resolution as Resolution)?.values;
+  const first = Array.isArray(values) ? (values[0] as Record<string, unknown> | undefined) : undefined;
+  if (!first) return undefined;
+  const type = String(first.type ?? '');
+  const timex = String(first.timex ?? '');
+  const mod = first.Mod ? `${String(first.Mod)}:` : '';
+  switch (type) {
+    case 'duration': {
+      const seconds = numeric(first.value);
+      if (seconds === undefined) return { kind: 'duration', key: `duration:${timex}`, comparable: true };
+      return { kind: 'duration', key: `duration:${isoDuration(seconds)}`, comparable: true };
+    }
+    case 'date':
+      return { kind: 'date', key: `date:${mod}${timex}`, comparable: /^\d{4}-\d{2}-\d{2}$/.test(timex) };
+    case 'daterange':
+      return { kind: 'date-range', key: `date-range:${mod}${timex}`, comparable: /\d{4}/.test(timex) };
+    case 'time':
+      return { kind: 'time', key: `time:${mod}${timeOf(first.value, timex)}`, comparable: true };
+    case 'timerange': {
+      const start = typeof first.start === 'string' ? first.start.slice(0, 5) : '';
+      const end = typeof first.end === 'string' ? first.end.slice(0, 5) : '';
+      return { kind: 'time-range', key: start && end ? `time-range:${start}-${end}` : `time-range:${timex}`, comparable: true };
+    }
+    case 'set':
+      return { kind: 'recurrence', key: `recurrence:${timex}`, comparable: false };
+    case 'datetime':
+    case 'datetimerange':
+      return { kind: 'date', key: `${type}:${mod}${timex}`, comparable: /^\d{4}/.test(timex) };
+    default:
+      return undefined;
+  }
+}
+
+/** `P14D` for whole days (weeks become days), else `PT<n>S`. */
+function isoDuration(seconds: number): string {
+  return seconds % DAY === 0 ? `P${seconds / DAY}D` : `PT${canonicalNumber(seconds)}S`;
+}
+
+function timeOf(value: unknown, timex: string): string {
+  return typeof value === 'string' && /^\d{2}:\d{2}/.test(value) ? value.slice(0, 5) : timex;
+}
+
+function numeric(value: unknown): number | undefined {
+  if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
+  if (typeof value !== 'string' || value.trim() === '') return undefined;
+  const n = Number(value);
+  return Number.isFinite(n) ? n : undefined;
+}
+
+/** At most three decimals, no trailing zeros: 1200, 3.5, 0.333. */
+function canonicalNumber(n: number): string {
+  return String(Math.round(n * 1000) / 1000);
+}
