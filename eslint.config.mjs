@@ -2,6 +2,24 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import nx from '@nx/eslint-plugin';
 
+/** Packages a core or shared library must not import (ARCHITECTURE.md: adapters hold the I/O). */
+const CORE_BANNED = [
+  'typeorm',
+  'pg',
+  'express',
+  '@nestjs/platform-express',
+  'bullmq',
+  '@nestjs/bullmq',
+  'ioredis',
+  '@electric-sql/*',
+  '@anthropic-ai/sdk',
+  '@modelcontextprotocol/*',
+  'passport',
+  'passport-jwt',
+  '@nestjs/passport',
+  'jose',
+];
+
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', '**/.nx/**', '**/.data/**', 'coverage/**', 'tmp/**'] },
   js.configs.recommended,
@@ -33,6 +51,13 @@ export default tseslint.config(
             { sourceTag: 'scope:workspace', onlyDependOnLibsWithTags: ['scope:workspace', 'scope:identity', 'scope:repository', 'scope:platform', 'scope:shared', 'scope:testing'] },
             { sourceTag: 'scope:platform', onlyDependOnLibsWithTags: ['scope:platform', 'scope:shared', 'scope:testing'] },
             { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared', 'scope:testing'] },
+            // Cores and shared libraries hold rules and ports: no persistence, HTTP, queue or SDK package.
+            { sourceTag: 'type:core', bannedExternalImports: CORE_BANNED },
+            { sourceTag: 'type:shared', bannedExternalImports: CORE_BANNED },
+            // A context reaches another only through its core's public use cases, never its adapters.
+            { sourceTag: 'scope:identity', notDependOnLibsWithTags: ['infra:repository', 'infra:workspace'] },
+            { sourceTag: 'scope:repository', notDependOnLibsWithTags: ['infra:identity', 'infra:workspace'] },
+            { sourceTag: 'scope:workspace', notDependOnLibsWithTags: ['infra:identity', 'infra:repository'] },
           ],
         },
       ],
