@@ -1,5 +1,5 @@
 import { generateApiKey } from '@svc/identity-core';
-import { Json, post, RunningService, startService, waitFor } from '@svc/test-kit';
+import { Json, post, RunningService, startService, validateOpenApi, waitFor } from '@svc/test-kit';
 import { createPublicKey } from 'node:crypto';
 import { createRemoteJWKSet, jwtVerify } from 'jose';
 import jsonwebtoken from 'jsonwebtoken';
@@ -161,6 +161,21 @@ describe('API keys and key exchange', () => {
     expect(doc.paths['/audit/instance/get-instance'].post.requestBody.content['application/json'].schema.properties.instance_id.pattern).toMatch(/^\^ki_/);
     const authDoc: Json = await (await fetch(`${service.urls.auth}/openapi.json`)).json();
     expect(authDoc.paths['/core/api-key/token']).toBeDefined();
+    // Each app's document is valid OpenAPI 3.1, and every operation documents what it returns.
+    for (const url of [service.urls.auth, service.urls.audit, service.urls.retrieval]) {
+      const served: Json = await (await fetch(`${url}/openapi.json`)).json();
+      const result = await validateOpenApi(served);
+      expect({ url, valid: result.valid, errors: result.errors }).toEqual({ url, valid: true, errors: undefined });
+      const operations = Object.entries(served.paths as Record<string, Json>);
+      expect(operations.length).toBeGreaterThan(5);
+      for (const [path, item] of operations) {
+        const response = item.post.responses['200'].content['application/json'].schema.properties.response;
+        expect({ path, documented: Object.keys(response).length > 0 }).toEqual({ path, documented: true });
+      }
+    }
+    expect(doc.paths['/audit/instance/get-instance'].post.responses['200'].content['application/json'].schema.properties.response.required).toEqual(
+      expect.arrayContaining(['instance_id', 'name', 'step', 'configuration']),
+    );
     const page = await fetch(`${service.urls.audit}/docs`);
     expect(page.headers.get('content-type')).toContain('text/html');
     expect(await page.text()).toContain('audit_instance_get');

@@ -8,7 +8,7 @@ import { loadConfig } from '@svc/config';
 import { AuthenticateApiKey, generateApiKey } from '@svc/identity-core';
 import { isId } from '@svc/kernel';
 import { createTestDatabase, Json, TEST_REDIS_URL, TestDatabase, TestDatabaseMode } from '@svc/test-kit';
-import { GetUsersForInstance, ListInstancesForUser } from '@svc/workspace-core';
+import { ListInstancesForUser, MembershipRepository } from '@svc/workspace-core';
 import Redis from 'ioredis';
 import { runCli } from './cli';
 import { cliPrincipal, withContext } from './context';
@@ -191,8 +191,8 @@ describe.each<TestDatabaseMode>(['postgres', 'embedded'])('admin CLI (%s databas
 
     await inService(env, async (app) => {
       const admin = cliPrincipal(org.id, { id: org.adminId, roles: ['ADMIN'] });
-      const members = await app.get(GetUsersForInstance).execute(admin, instanceId, { offset: 0, limit: 10 });
-      expect(members.items).toEqual([expect.objectContaining({ user_id: org.adminId, is_admin: true })]);
+      const members = await app.get(MembershipRepository).list(instanceId, { offset: 0, limit: 10 });
+      expect(members.items).toEqual([expect.objectContaining({ userId: org.adminId, isAdmin: true })]);
       const all = await app.get(ListInstancesForUser).execute(admin, { offset: 0, limit: 10 });
       expect(all.items.map((i) => i.name).sort()).toEqual(['Handbook', 'Policies']);
     });

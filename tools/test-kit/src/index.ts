@@ -6,3 +6,5 @@ export * from './document-fixtures';
 export * from './http-credential-proxy';
 export * from './browser';
 export * from './wait-for';
+export * from './openapi-validator';
+export * from './local-http-server';

@@ -25,17 +25,17 @@ const principal = { organizationId: 'org_1', userId: 'usr_1', roles: ['ADMIN'], 
 
 @Controller()
 class ProbeController {
-  @DeclareOperation({ name: 'probe_instance_count', path: '/api/probe/count', description: 'probe', input: NoFieldsInput, permission: 'read', mcp: false, surface: 'instance' })
+  @DeclareOperation({ name: 'probe_instance_count', path: '/api/probe/count', description: 'probe', input: NoFieldsInput, output: { type: 'integer' }, permission: 'read', mcp: false, surface: 'instance' })
   count(@Body() _body: NoFieldsInput) {
     return 7;
   }
 
-  @DeclareOperation({ name: 'probe_instance_query', path: '/api/probe/query', description: 'probe', input: QueryInput, permission: 'read', mcp: false, surface: 'instance' })
+  @DeclareOperation({ name: 'probe_instance_query', path: '/api/probe/query', description: 'probe', input: QueryInput, output: { type: 'string' }, permission: 'read', mcp: false, surface: 'instance' })
   query(@Body() body: QueryInput) {
     return body.query;
   }
 
-  @DeclareOperation({ name: 'probe_resource', path: '/retrieval/probe', description: 'probe', input: NoFieldsInput, permission: 'read', mcp: false, surface: 'resource' })
+  @DeclareOperation({ name: 'probe_resource', path: '/retrieval/probe', description: 'probe', input: NoFieldsInput, output: { const: true }, permission: 'read', mcp: false, surface: 'resource' })
   resource(@Body() _body: NoFieldsInput) {
     return true;
   }

@@ -1,5 +1,5 @@
 import { applyDecorators, HttpCode, Post, SetMetadata, Type } from '@nestjs/common';
-import { AUDIT_OPERATIONS, AuditOperationName } from '@svc/contracts';
+import { AUDIT_OPERATIONS, AUDIT_RESPONSES, AuditOperationName, JsonSchema } from '@svc/contracts';
 import type { Permission } from '@svc/kernel';
 
 /** The surface a route belongs to decides which credentials it accepts (SECURITY.md). */
@@ -12,6 +12,8 @@ export interface OperationDefinition {
   description: string;
   /** Request body class (class-validator); the REST body schema and the MCP input schema. */
   input: Type<object>;
+  /** JSON Schema of the `response` the operation returns on success (the catalogue's response shape). */
+  output: JsonSchema;
   permission: Permission;
   /** Body field holding the audit instance id the caller must be able to access, if any. */
   instanceField?: string;
@@ -44,7 +46,9 @@ type OperationOptions = Pick<OperationDefinition, 'description' | 'input' | 'per
  */
 export function AuditOperation(name: AuditOperationName, options: OperationOptions): MethodDecorator {
   const { path, mcp } = AUDIT_OPERATIONS[name];
-  return DeclareOperation({ name, path, mcp, surface: 'resource', ...options });
+  const output = AUDIT_RESPONSES[name];
+  if (!output) throw new Error(`Operation ${name} has no response shape in AUDIT_RESPONSES (@svc/contracts)`);
+  return DeclareOperation({ name, path, mcp, surface: 'resource', output, ...options });
 }
 
 /** Declares an operation outside the audit table (platform, retrieval, admin). */

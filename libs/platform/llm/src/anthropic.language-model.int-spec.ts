@@ -1,40 +1,21 @@
 import { createServer } from 'node:net';
-import { Logger } from '@nestjs/common';
 import type { AddressInfo } from 'node:net';
-import { isDomainError, StructuredResult } from '@svc/kernel';
+import { isDomainError } from '@svc/kernel';
 import { domainErrorOf } from '@svc/kernel/testing';
 import { AnthropicLanguageModel, AnthropicLanguageModelOptions } from './anthropic.language-model';
 import { FakeAnthropicMessagesServer } from './testing/anthropic-messages.server';
-import { Delay, DELAY_OUTPUT, DELAY_SYSTEM, delayCall, readDelay } from './testing/structured-call.fixture';
+import { Delay, DELAY_OUTPUT, DELAY_SYSTEM, delayCall, outputOf, serveDelays } from './testing/structured-call.fixture';
 
 const KEY = 'sk-ant-test-0123456789abcdef';
 const CALL = delayCall();
 
-function outputOf(result: StructuredResult<Delay>): Delay {
-  if (result.kind !== 'output') throw new Error(`expected an output, got ${result.kind}`);
-  return result.output;
-}
-
 describe('AnthropicLanguageModel against a local Messages API server', () => {
   const server = new FakeAnthropicMessagesServer();
-  let baseUrl: string;
+  const url = serveDelays(server);
   const model = (options: Partial<AnthropicLanguageModelOptions> = {}) =>
-    new AnthropicLanguageModel({ apiKey: KEY, baseUrl, model: 'claude-sonnet-4-6', timeoutMs: 2000, maxRetries: 2, ...options });
+    new AnthropicLanguageModel({ apiKey: KEY, baseUrl: url(), model: 'claude-sonnet-4-6', timeoutMs: 2000, maxRetries: 2, ...options });
   const complete = (llm = model(), call = CALL) => llm.complete<Delay>(call);
 
-  beforeAll(async () => {
-    // The adapter's per-call accounting lines (asserted end to end) would flood the test output.
-    Logger.overrideLogger(false);
-    baseUrl = await server.start();
-  });
-  afterAll(async () => {
-    Logger.overrideLogger(['log', 'error', 'warn', 'debug', 'verbose']);
-    await server.stop();
-  });
-  beforeEach(() => {
-    server.reset();
-    server.respond = (_body, text) => readDelay(text);
-  });
 
   it('sends one Messages call: key and version headers, cached system text, the output schema as one forced tool', async () => {
     server.expectedApiKey = KEY;
@@ -134,7 +115,7 @@ describe('AnthropicLanguageModel against a local Messages API server', () => {
     expect(server.requests).toHaveLength(1);
     const everything = JSON.stringify({ message: error.message, hint: error.hint, cause: String(error.cause), errors: error.errors });
     expect(everything).not.toContain(KEY);
-    expect(everything).not.toContain(baseUrl);
+    expect(everything).not.toContain(url());
     expect(String(error.cause)).toMatch(/AuthenticationError 401 authentication_error \(request req_fake_\d+\)/);
   });
 

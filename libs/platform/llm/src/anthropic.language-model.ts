@@ -1,19 +1,14 @@
 import Anthropic, { APIConnectionError, APIConnectionTimeoutError, APIError, type Middleware } from '@anthropic-ai/sdk';
 import type { Message, MessageCreateParamsNonStreaming, Tool, ToolChoice } from '@anthropic-ai/sdk/resources/messages';
-import { DomainError, isDomainError, LanguageModel, LanguageModelUsage, retryAfterSeconds, StructuredCall, StructuredResult } from '@svc/kernel';
+import { DomainError, isDomainError, LanguageModelUsage, retryAfterSeconds, StructuredCall } from '@svc/kernel';
 import {
-  addUsage,
   checkedBaseUrl,
   LLM_INVALID_RESPONSE,
   LLM_REQUEST_REFUSED,
   LLM_UNAVAILABLE,
-  matchesSchema,
-  NO_USAGE,
-  OUTPUT_ATTEMPTS,
+  ModelReply,
+  RemoteLanguageModel,
   tokenCount,
-  TokenUsageTotals,
-  UsageMeter,
-  validateCall,
 } from './structured-output';
 
 export const DEFAULT_ANTHROPIC_BASE_URL = 'https://api.anthropic.com';
@@ -96,14 +91,12 @@ export function acceptsForcedToolChoice(model: string): boolean {
  * `tokenUsage()` sums them since the adapter was created (the process, in practice), and each call
  * logs one line (Nest logger, `LanguageModel` context) with its attempts, duration and tokens.
  */
-export class AnthropicLanguageModel extends LanguageModel {
+export class AnthropicLanguageModel extends RemoteLanguageModel {
   readonly name: string;
-  readonly configured = true;
   readonly model: string;
   private readonly client: Anthropic;
   private readonly timeoutMs: number;
   private forceToolChoice: boolean;
-  private readonly meter: UsageMeter;
 
   constructor(options: AnthropicLanguageModelOptions) {
     super();
@@ -113,7 +106,6 @@ export class AnthropicLanguageModel extends LanguageModel {
     }
     this.model = options.model ?? DEFAULT_ANTHROPIC_MODEL;
     this.name = `anthropic:${this.model}`;
-    this.meter = new UsageMeter(this.name);
     this.timeoutMs = options.timeoutMs ?? DEFAULT_LLM_TIMEOUT_MS;
     this.forceToolChoice = acceptsForcedToolChoice(this.model);
     this.client = new Anthropic({
@@ -128,44 +120,24 @@ export class AnthropicLanguageModel extends LanguageModel {
     });
   }
 
-  /** Tokens consumed by this adapter's successful calls so far (a copy). */
-  tokenUsage(): TokenUsageTotals {
-    return this.meter.snapshot();
-  }
-
-  async complete<T>(call: StructuredCall): Promise<StructuredResult<T>> {
-    validateCall(call);
-    const attempts = { count: 0 };
-    const started = Date.now();
-    let usage = NO_USAGE;
-    let problem = '';
-    for (let round = 1; round <= OUTPUT_ATTEMPTS; round++) {
-      const message = await this.sendOnce(call, attempts);
-      if (typeof message !== 'object' || message === null || !Array.isArray(message.content)) {
-        // A proxy's HTML page or another API's JSON, answered with 200: not a model's reply to retry.
-        throw DomainError.unavailable(LLM_INVALID_RESPONSE, 'The language model answered with something other than a message.');
-      }
-      usage = addUsage(usage, usageOf(message));
-      if (message.stop_reason === 'refusal') {
-        this.meter.record(usage, attempts.count, started);
-        return { kind: 'declined', usage, model: this.name };
-      }
-      const tool = message.content.find((block) => block?.type === 'tool_use' && block.name === call.output.name);
-      if (!tool || tool.type !== 'tool_use') {
-        problem =
-          message.stop_reason === 'max_tokens'
-            ? 'The language model gave no usable answer: it ran out of output tokens.'
-            : `The language model gave no usable answer: it stopped (${message.stop_reason ?? 'no reason'}) without calling ${call.output.name}.`;
-        continue;
-      }
-      if (!matchesSchema(call.output.schema, tool.input)) {
-        problem = `The language model called ${call.output.name} with input that does not match its schema.`;
-        continue;
-      }
-      this.meter.record(usage, attempts.count, started);
-      return { kind: 'output', output: tool.input as T, usage, model: this.name };
+  /** One Messages call, read: the forced tool's input, a refusal, or why the reply is unusable. */
+  protected async ask(call: StructuredCall, attempts: { count: number }): Promise<ModelReply> {
+    const message = await this.sendOnce(call, attempts);
+    if (typeof message !== 'object' || message === null || !Array.isArray(message.content)) {
+      // A proxy's HTML page or another API's JSON, answered with 200: not a model's reply to retry.
+      throw DomainError.unavailable(LLM_INVALID_RESPONSE, 'The language model answered with something other than a message.');
     }
-    throw DomainError.unavailable(LLM_INVALID_RESPONSE, problem);
+    const usage = usageOf(message);
+    if (message.stop_reason === 'refusal') return { kind: 'declined', usage };
+    const tool = message.content.find((block) => block?.type === 'tool_use' && block.name === call.output.name);
+    if (!tool || tool.type !== 'tool_use') {
+      const problem =
+        message.stop_reason === 'max_tokens'
+          ? 'The language model gave no usable answer: it ran out of output tokens.'
+          : `The language model gave no usable answer: it stopped (${message.stop_reason ?? 'no reason'}) without calling ${call.output.name}.`;
+      return { kind: 'unusable', problem, usage };
+    }
+    return { kind: 'output', value: tool.input, usage, mismatch: `The language model called ${call.output.name} with input that does not match its schema.` };
   }
 
   /** One Messages call with the SDK's retries, switching once to an unforced tool choice when the model refuses a forced one. */

@@ -1,39 +1,21 @@
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { Logger } from '@nestjs/common';
-import { isDomainError, StructuredResult } from '@svc/kernel';
+import { isDomainError } from '@svc/kernel';
 import { domainErrorOf } from '@svc/kernel/testing';
 import { OpenAiCompatibleLanguageModel, OpenAiCompatibleLanguageModelOptions } from './openai-compatible.language-model';
 import { FakeChatCompletionsServer } from './testing/chat-completions.server';
-import { Delay, DELAY_OUTPUT, DELAY_SYSTEM, delayCall, readDelay } from './testing/structured-call.fixture';
+import { Delay, DELAY_OUTPUT, DELAY_SYSTEM, delayCall, outputOf, serveDelays } from './testing/structured-call.fixture';
 
 const KEY = 'sk-local-0123456789abcdef';
 const CALL = delayCall();
 
-function outputOf(result: StructuredResult<Delay>): Delay {
-  if (result.kind !== 'output') throw new Error(`expected an output, got ${result.kind}`);
-  return result.output;
-}
-
 describe('OpenAiCompatibleLanguageModel against a local chat-completions server', () => {
   const server = new FakeChatCompletionsServer();
-  let baseUrl: string;
+  const url = serveDelays(server);
   const model = (options: Partial<OpenAiCompatibleLanguageModelOptions> = {}) =>
-    new OpenAiCompatibleLanguageModel({ baseUrl, model: 'qwen3-8b', apiKey: KEY, timeoutMs: 2000, maxRetries: 2, retryBaseDelayMs: 5, retryMaxDelayMs: 50, ...options });
+    new OpenAiCompatibleLanguageModel({ baseUrl: url(), model: 'qwen3-8b', apiKey: KEY, timeoutMs: 2000, maxRetries: 2, retryBaseDelayMs: 5, retryMaxDelayMs: 50, ...options });
   const complete = (llm = model(), call = CALL) => llm.complete<Delay>(call);
 
-  beforeAll(async () => {
-    Logger.overrideLogger(false);
-    baseUrl = await server.start();
-  });
-  afterAll(async () => {
-    Logger.overrideLogger(['log', 'error', 'warn', 'debug', 'verbose']);
-    await server.stop();
-  });
-  beforeEach(() => {
-    server.reset();
-    server.respond = (_body, text) => readDelay(text);
-  });
 
   it('sends one chat completion: bearer key, the system text first, the output schema as a strict json_schema response format', async () => {
     server.expectedApiKey = KEY;

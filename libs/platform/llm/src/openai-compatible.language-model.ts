@@ -1,18 +1,13 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { DomainError, LanguageModel, LanguageModelUsage, retryAfterSeconds, StructuredCall, StructuredResult } from '@svc/kernel';
+import { DomainError, LanguageModelUsage, retryAfterSeconds, StructuredCall } from '@svc/kernel';
 import {
-  addUsage,
   checkedBaseUrl,
   LLM_INVALID_RESPONSE,
   LLM_REQUEST_REFUSED,
   LLM_UNAVAILABLE,
-  matchesSchema,
-  NO_USAGE,
-  OUTPUT_ATTEMPTS,
+  ModelReply,
+  RemoteLanguageModel,
   tokenCount,
-  TokenUsageTotals,
-  UsageMeter,
-  validateCall,
 } from './structured-output';
 
 export interface OpenAiCompatibleLanguageModelOptions {
@@ -63,15 +58,13 @@ interface Retryable {
  * (`unavailable`: an operator fixes the key, model or URL), another 4xx is `internal` (a bug here).
  * Messages never hold the key, the URL or a response body.
  */
-export class OpenAiCompatibleLanguageModel extends LanguageModel {
+export class OpenAiCompatibleLanguageModel extends RemoteLanguageModel {
   readonly name: string;
-  readonly configured = true;
   private readonly url: string;
   private readonly timeoutMs: number;
   private readonly maxRetries: number;
   private readonly retryBaseDelayMs: number;
   private readonly retryMaxDelayMs: number;
-  private readonly meter: UsageMeter;
 
   constructor(private readonly options: OpenAiCompatibleLanguageModelOptions) {
     super();
@@ -80,49 +73,25 @@ export class OpenAiCompatibleLanguageModel extends LanguageModel {
       throw DomainError.invalid('LLM.MISSING_MODEL', 'The OpenAI-compatible language model needs a model name (OPENAI_COMPATIBLE_MODEL).');
     }
     this.name = `openai-compatible:${options.model}`;
-    this.meter = new UsageMeter(this.name);
     this.timeoutMs = options.timeoutMs ?? 10_000;
     this.maxRetries = Math.max(0, options.maxRetries ?? 3);
     this.retryBaseDelayMs = options.retryBaseDelayMs ?? 500;
     this.retryMaxDelayMs = options.retryMaxDelayMs ?? 8_000;
   }
 
-  /** Tokens consumed by this adapter's successful calls so far (a copy). */
-  tokenUsage(): TokenUsageTotals {
-    return this.meter.snapshot();
-  }
-
-  async complete<T>(call: StructuredCall): Promise<StructuredResult<T>> {
-    validateCall(call);
-    const started = Date.now();
-    const attempts = { count: 0 };
-    let usage = NO_USAGE;
-    let problem = '';
-    for (let round = 1; round <= OUTPUT_ATTEMPTS; round++) {
-      const completion = await this.withRetries(call, attempts);
-      usage = addUsage(usage, usageOf(completion));
-      const choice = Array.isArray(completion.choices) ? completion.choices[0] : undefined;
-      if (!choice || typeof choice !== 'object') {
-        // Another API's JSON answered with 200: not a model's reply, so asking again would not help.
-        throw DomainError.unavailable(LLM_INVALID_RESPONSE, 'The language model answered with something other than a chat completion.');
-      }
-      if (typeof choice.message?.refusal === 'string' && choice.message.refusal.trim() !== '') {
-        this.meter.record(usage, attempts.count, started);
-        return { kind: 'declined', usage, model: this.name };
-      }
-      const read = readContent(choice.message?.content, choice.finish_reason);
-      if ('problem' in read) {
-        problem = read.problem;
-        continue;
-      }
-      if (!matchesSchema(call.output.schema, read.value)) {
-        problem = `The language model answered ${call.output.name} with JSON that does not match its schema.`;
-        continue;
-      }
-      this.meter.record(usage, attempts.count, started);
-      return { kind: 'output', output: read.value as T, usage, model: this.name };
+  /** One chat completion (with retries on overload), read: the JSON content, a refusal, or why it is unusable. */
+  protected async ask(call: StructuredCall, attempts: { count: number }): Promise<ModelReply> {
+    const completion = await this.withRetries(call, attempts);
+    const usage = usageOf(completion);
+    const choice = Array.isArray(completion.choices) ? completion.choices[0] : undefined;
+    if (!choice || typeof choice !== 'object') {
+      // Another API's JSON answered with 200: not a model's reply, so asking again would not help.
+      throw DomainError.unavailable(LLM_INVALID_RESPONSE, 'The language model answered with something other than a chat completion.');
     }
-    throw DomainError.unavailable(LLM_INVALID_RESPONSE, problem);
+    if (typeof choice.message?.refusal === 'string' && choice.message.refusal.trim() !== '') return { kind: 'declined', usage };
+    const read = readContent(choice.message?.content, choice.finish_reason);
+    if ('problem' in read) return { kind: 'unusable', problem: read.problem, usage };
+    return { kind: 'output', value: read.value, usage, mismatch: `The language model answered ${call.output.name} with JSON that does not match its schema.` };
   }
 
   private async withRetries(call: StructuredCall, attempts: { count: number }): Promise<ChatCompletion> {

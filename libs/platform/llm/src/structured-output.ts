@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import Ajv, { ValidateFunction } from 'ajv';
-import { DomainError, LanguageModelUsage, StructuredCall } from '@svc/kernel';
+import { DomainError, LanguageModel, LanguageModelUsage, StructuredCall, StructuredResult } from '@svc/kernel';
 
 export const LLM_UNAVAILABLE = 'LLM.UNAVAILABLE';
 export const LLM_INVALID_RESPONSE = 'LLM.INVALID_RESPONSE';
@@ -102,5 +102,73 @@ export class UsageMeter {
 
   snapshot(): TokenUsageTotals {
     return { ...this.totals };
+  }
+}
+
+/** What one model reply gave, as a provider reads it (before the schema check). */
+export type ModelReply =
+  | { kind: 'output'; value: unknown; usage: LanguageModelUsage; mismatch: string }
+  | { kind: 'declined'; usage: LanguageModelUsage }
+  | { kind: 'unusable'; problem: string; usage: LanguageModelUsage };
+
+/**
+ * The contract every transport shares: ask (`ask` sends one call, with the provider's own transport
+ * retries, and reads the reply), check the output against the call's schema, ask once more when the
+ * reply is unusable, then report `LLM.INVALID_RESPONSE`. Tokens of every reply count; the meter
+ * records the call once, when it succeeds or is declined.
+ */
+export async function completeWithValidation<T>(
+  call: StructuredCall,
+  model: string,
+  meter: UsageMeter,
+  ask: () => Promise<ModelReply>,
+  attempts: () => number,
+): Promise<StructuredResult<T>> {
+  validateCall(call);
+  const started = Date.now();
+  let usage = NO_USAGE;
+  let problem = '';
+  for (let round = 1; round <= OUTPUT_ATTEMPTS; round++) {
+    const reply = await ask();
+    usage = addUsage(usage, reply.usage);
+    if (reply.kind === 'declined') {
+      meter.record(usage, attempts(), started);
+      return { kind: 'declined', usage, model };
+    }
+    if (reply.kind === 'unusable') {
+      problem = reply.problem;
+      continue;
+    }
+    if (!matchesSchema(call.output.schema, reply.value)) {
+      problem = reply.mismatch;
+      continue;
+    }
+    meter.record(usage, attempts(), started);
+    return { kind: 'output', output: reply.value as T, usage, model };
+  }
+  throw DomainError.unavailable(LLM_INVALID_RESPONSE, problem);
+}
+
+/** What both remote transports share: token accounting and the validated structured call over their `ask`. */
+export abstract class RemoteLanguageModel extends LanguageModel {
+  readonly configured = true;
+  private meterOfModel?: UsageMeter;
+
+  /** Tokens consumed by this adapter's successful calls so far (a copy). */
+  tokenUsage(): TokenUsageTotals {
+    return this.meter().snapshot();
+  }
+
+  complete<T>(call: StructuredCall): Promise<StructuredResult<T>> {
+    const attempts = { count: 0 };
+    return completeWithValidation<T>(call, this.name, this.meter(), () => this.ask(call, attempts), () => attempts.count);
+  }
+
+  /** One call to the provider (with its transport retries, counted in `attempts`), read into a reply. */
+  protected abstract ask(call: StructuredCall, attempts: { count: number }): Promise<ModelReply>;
+
+  private meter(): UsageMeter {
+    this.meterOfModel ??= new UsageMeter(this.name);
+    return this.meterOfModel;
   }
 }

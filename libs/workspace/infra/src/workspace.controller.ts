@@ -1,4 +1,5 @@
 import { Body, Controller } from '@nestjs/common';
+import { INSTANCE_VIEW, pageOf } from '@svc/contracts';
 import { AuditOperation, CurrentInstanceAccess, CurrentPrincipal, DeclareOperation } from '@svc/http';
 import { pageRequest, Principal } from '@svc/kernel';
 import {
@@ -50,7 +51,7 @@ export class InstanceController {
   ) {}
 
   @DeclareOperation({
-    name: 'audit_instance_create',
+    name: 'audit_instance_create', output: INSTANCE_VIEW,
     path: '/audit/instance/create',
     description: 'Create a repository instance and the audit instance bound to it (extension: not in the 48 operations). The caller becomes its admin.',
     input: CreateInstanceInput,
@@ -179,7 +180,7 @@ export class RetrievalInstancesController {
   constructor(private readonly list: ListInstancesForUser) {}
 
   @DeclareOperation({
-    name: 'retrieval_instances_list',
+    name: 'retrieval_instances_list', output: pageOf(INSTANCE_VIEW),
     path: '/retrieval/instances/list',
     description: 'Repository instances the caller can search (its audit instances, or all of the organisation for ADMIN and AUTHORITY_MANAGER), newest first.',
     input: ListInstancesInput,

@@ -1,5 +1,5 @@
-import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { LocalHttpServer } from '@svc/test-kit';
 import { LocalHashingEmbedder } from '../local-hashing.embedder';
 
 /** What the server does with one request; requests beyond the script get `ok`. */
@@ -25,46 +25,28 @@ export interface RecordedRequest {
  * come from the local hashing embedder (so related texts stay related), scaled by 3 (clients must
  * normalise) and listed in reverse order (clients must reorder by `index`). Failures are scripted.
  */
-export class FakeOpenAiEmbeddingsServer {
+export class FakeOpenAiEmbeddingsServer extends LocalHttpServer {
   readonly requests: RecordedRequest[] = [];
   readonly script: ScriptedAnswer[] = [];
   private readonly embedder: LocalHashingEmbedder;
-  private server?: Server;
-  private readonly hanging: ServerResponse[] = [];
 
   constructor(readonly dimensions: number) {
+    super();
     this.embedder = new LocalHashingEmbedder(dimensions);
   }
 
   /** Listens on 127.0.0.1, on a free port; returns the base URL to configure (`.../v1`). */
-  async start(): Promise<string> {
-    const server = createServer((req, res) => void this.handle(req, res));
-    this.server = server;
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    return `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+  start(): Promise<string> {
+    return this.listen('/v1');
   }
 
-  async stop(): Promise<void> {
-    for (const res of this.hanging) res.destroy();
-    const server = this.server;
-    if (!server) return;
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-  }
-
-  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    let body: RecordedRequest['body'] = {};
-    try {
-      body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-    } catch {
-      // recorded as empty: the test asserts on it
-    }
+  protected async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    // A body that is not JSON is recorded as empty: the test asserts on it.
+    const body = await this.readJson<RecordedRequest['body']>(req, {});
     this.requests.push({ method: req.method ?? '', path: req.url ?? '', authorization: req.headers.authorization, body });
     const answer = this.script.shift() ?? 'ok';
     if (answer === 'hang') {
-      this.hanging.push(res);
+      this.hang(res);
       return;
     }
     if (typeof answer === 'object') {

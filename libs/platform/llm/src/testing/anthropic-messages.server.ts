@@ -1,5 +1,5 @@
-import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { LocalHttpServer } from '@svc/test-kit';
 
 /** What the server does with one request; requests beyond the script get `ok`. */
 export type ScriptedReply =
@@ -69,7 +69,7 @@ const tokensOf = (text: string) => Math.ceil(text.length / 4);
  * `expectedApiKey`), silence, malformed tool input. Every request is recorded (headers included) so
  * tests can assert on what the client sent and how often.
  */
-export class FakeAnthropicMessagesServer {
+export class FakeAnthropicMessagesServer extends LocalHttpServer {
   readonly requests: RecordedMessagesRequest[] = [];
   readonly script: ScriptedReply[] = [];
   /** When true, a forced `tool_choice` is refused with a 400, like models that think before answering. */
@@ -79,8 +79,6 @@ export class FakeAnthropicMessagesServer {
   /** The model's answers; reset to placeholder values matching the tool's schema. */
   respond: MessagesResponder = sampleResponder;
   private readonly cachedPrefixes = new Set<string>();
-  private readonly hanging: ServerResponse[] = [];
-  private server?: Server;
   private sequence = 0;
 
   /** A 429 asking for `retryAfterSeconds`; `retry-after-ms` makes the SDK itself wait only 10 ms. */
@@ -103,19 +101,8 @@ export class FakeAnthropicMessagesServer {
   }
 
   /** Listens on 127.0.0.1, on a free port; returns the base URL to configure (without `/v1`). */
-  async start(): Promise<string> {
-    const server = createServer((req, res) => void this.handle(req, res));
-    this.server = server;
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  }
-
-  async stop(): Promise<void> {
-    for (const res of this.hanging) res.destroy();
-    const server = this.server;
-    if (!server) return;
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+  start(): Promise<string> {
+    return this.listen('');
   }
 
   /** Forgets requests, script, cache and settings between tests. */
@@ -128,15 +115,9 @@ export class FakeAnthropicMessagesServer {
     this.respond = sampleResponder;
   }
 
-  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    let body: MessagesRequestBody = {};
-    try {
-      body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as MessagesRequestBody;
-    } catch {
-      // recorded as empty: the test asserts on it
-    }
+  protected async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    // A body that is not JSON is recorded as empty: the test asserts on it.
+    const body = await this.readJson<MessagesRequestBody>(req, {});
     const header = (name: string) => {
       const value = req.headers[name];
       return Array.isArray(value) ? value[0] : value;
@@ -164,7 +145,7 @@ export class FakeAnthropicMessagesServer {
     }
     const reply = this.script.shift() ?? 'ok';
     if (reply === 'hang') {
-      this.hanging.push(res);
+      this.hang(res);
       return;
     }
     if (typeof reply === 'object' && 'status' in reply) return this.error(res, requestId, reply);

@@ -1,5 +1,5 @@
-import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { LocalHttpServer } from '@svc/test-kit';
 import { JsonSchema, sampleOf } from './anthropic-messages.server';
 
 /** What the server does with one request; requests beyond the script get `ok`. */
@@ -43,14 +43,12 @@ const tokensOf = (text: string) => Math.ceil(text.length / 4);
  * `usage` with `prompt_tokens` and `completion_tokens`, and scripted failures (429 with Retry-After,
  * 500/503, 401, silence, cut or refused completions, malformed content). Every request is recorded.
  */
-export class FakeChatCompletionsServer {
+export class FakeChatCompletionsServer extends LocalHttpServer {
   readonly requests: RecordedChatRequest[] = [];
   readonly script: ChatScriptedReply[] = [];
   /** When set, a request with another bearer key (or none) gets a 401. */
   expectedApiKey?: string;
   respond: ChatResponder = sampleChatResponder;
-  private readonly hanging: ServerResponse[] = [];
-  private server?: Server;
   private sequence = 0;
 
   /** A 429 asking for `retryAfterSeconds`; `retry-after-ms` makes the client itself wait only 10 ms. */
@@ -63,19 +61,8 @@ export class FakeChatCompletionsServer {
   }
 
   /** Listens on 127.0.0.1, on a free port; returns the base URL to configure (with `/v1`). */
-  async start(): Promise<string> {
-    const server = createServer((req, res) => void this.handle(req, res));
-    this.server = server;
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    return `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
-  }
-
-  async stop(): Promise<void> {
-    for (const res of this.hanging) res.destroy();
-    const server = this.server;
-    if (!server) return;
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+  start(): Promise<string> {
+    return this.listen('/v1');
   }
 
   reset(): void {
@@ -85,15 +72,9 @@ export class FakeChatCompletionsServer {
     this.respond = sampleChatResponder;
   }
 
-  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    let body: ChatCompletionsRequestBody = {};
-    try {
-      body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as ChatCompletionsRequestBody;
-    } catch {
-      // recorded as empty: the test asserts on it
-    }
+  protected async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    // A body that is not JSON is recorded as empty: the test asserts on it.
+    const body = await this.readJson<ChatCompletionsRequestBody>(req, {});
     const authorization = typeof req.headers.authorization === 'string' ? req.headers.authorization : undefined;
     this.requests.push({ method: req.method ?? '', path: req.url ?? '', authorization, body });
     this.sequence++;
@@ -103,7 +84,7 @@ export class FakeChatCompletionsServer {
     }
     const reply = this.script.shift() ?? 'ok';
     if (reply === 'hang') {
-      this.hanging.push(res);
+      this.hang(res);
       return;
     }
     if (typeof reply === 'object' && 'status' in reply) return this.error(res, reply);

@@ -1,0 +1,147 @@
+import type { AuditOperationName } from './audit-operations';
+
+/**
+ * What operations return, as JSON Schema (2020-12, the dialect of OpenAPI 3.1): the `response` of the
+ * success envelope. `/openapi.json` publishes them; the e2e test kit checks every 2xx body it receives
+ * against them, so a shape here cannot drift from what controllers send.
+ */
+export type JsonSchema = Readonly<Record<string, unknown>>;
+
+const string: JsonSchema = { type: 'string' };
+const nullableString: JsonSchema = { type: ['string', 'null'] };
+const dateTime: JsonSchema = { type: 'string', format: 'date-time' };
+const nullableDateTime: JsonSchema = { type: ['string', 'null'], format: 'date-time' };
+const integer: JsonSchema = { type: 'integer', minimum: 0 };
+const boolean: JsonSchema = { type: 'boolean' };
+const roles: JsonSchema = { type: 'array', items: string };
+
+/** An object whose listed fields are all present (more may be added later without breaking clients). */
+export function object(properties: Record<string, JsonSchema>, description?: string): JsonSchema {
+  return { type: 'object', required: Object.keys(properties), properties, ...(description ? { description } : {}) };
+}
+
+export function arrayOf(items: JsonSchema): JsonSchema {
+  return { type: 'array', items };
+}
+
+/** A page of a list (BEHAVIOUR.md: offset pagination with the total). */
+export function pageOf(item: JsonSchema): JsonSchema {
+  return object({ items: arrayOf(item), total: integer, offset: integer, limit: integer });
+}
+
+export const OK: JsonSchema = { const: true, description: 'The change was made (or there was nothing to change).' };
+export const COUNT: JsonSchema = { ...integer, description: 'A number of items.' };
+export const FLAG: JsonSchema = boolean;
+
+export const INSTANCE_VIEW = object({
+  instance_id: string,
+  name: string,
+  step: string,
+  configuration: object({ need_detect_owner_document_feature: boolean }),
+  organization_id: string,
+  created_at: dateTime,
+  updated_at: dateTime,
+});
+
+export const INSTANCE_USER_VIEW = object({ user_id: string, name: string, email: nullableString, is_admin: boolean, added_at: dateTime });
+
+export const SVC_INSTANCES = arrayOf(object({ svc_instance_id: string, api_key: string }));
+
+export const AUDIT_DOCUMENT_VIEW = object({
+  document_id: string,
+  instance_id: string,
+  document_name: string,
+  document_owner: nullableString,
+  extraproperties: { type: 'object' },
+  web_url: nullableString,
+  indexation_state: string,
+});
+
+/** The 17 implemented audit operations (the others get theirs with their issues). */
+export const AUDIT_RESPONSES: Partial<Record<AuditOperationName, JsonSchema>> = {
+  audit_instance_list_for_user: pageOf(INSTANCE_VIEW),
+  audit_instance_get: INSTANCE_VIEW,
+  audit_instance_get_svc_instances: SVC_INSTANCES,
+  audit_instance_update_step: OK,
+  audit_instance_update_configuration: OK,
+  audit_user_get_users: pageOf(INSTANCE_USER_VIEW),
+  audit_user_list_instances: pageOf(INSTANCE_VIEW),
+  audit_user_add: OK,
+  audit_user_remove: OK,
+  audit_user_set_admin: OK,
+  audit_user_set_normal: OK,
+  audit_user_is_admin: FLAG,
+  audit_documents_list: pageOf(AUDIT_DOCUMENT_VIEW),
+  audit_documents_set_owner: OK,
+  audit_documents_get_by_ids: arrayOf(AUDIT_DOCUMENT_VIEW),
+  audit_documents_count: COUNT,
+  audit_documents_list_with_state: pageOf(AUDIT_DOCUMENT_VIEW),
+};
+
+// Platform (organisation administration, key exchange).
+
+export const API_KEY_VIEW = object({
+  id: string,
+  name: string,
+  user_id: string,
+  roles,
+  expires_at: nullableDateTime,
+  revoked_at: nullableDateTime,
+  last_used_at: nullableDateTime,
+  created_at: dateTime,
+});
+export const CREATED_API_KEY: JsonSchema = { ...API_KEY_VIEW, required: [...(API_KEY_VIEW.required as string[]), 'api_key'], properties: { ...(API_KEY_VIEW.properties as object), api_key: { type: 'string', description: 'The raw key: shown once, never again.' } } };
+export const USER_VIEW = object({ id: string, organization_id: string, email: nullableString, name: string, roles, kind: { enum: ['person', 'service'] }, created_at: dateTime });
+export const EXCHANGED_TOKEN = object({ access_token: string, token_type: { const: 'bearer' }, expires_in: integer });
+
+// Repository: the instance API and the retrieval API.
+
+export const DOCUMENT_VIEW = object({
+  id: string,
+  instance_id: string,
+  external_id: nullableString,
+  name: string,
+  url: nullableString,
+  owner: nullableString,
+  extraproperties: { type: 'object' },
+  media_type: string,
+  size_bytes: integer,
+  content_hash: string,
+  state: { enum: ['PENDING', 'PARSING', 'INDEXED', 'PARSING_ERROR', 'EMBEDDING_ERROR', 'DELETED'] },
+  failure_reason: nullableString,
+  created_at: dateTime,
+  updated_at: dateTime,
+  indexed_at: nullableDateTime,
+});
+export const UPSERTED_DOCUMENT: JsonSchema = {
+  ...DOCUMENT_VIEW,
+  required: [...(DOCUMENT_VIEW.required as string[]), 'reindexing'],
+  properties: { ...(DOCUMENT_VIEW.properties as object), reindexing: { type: 'boolean', description: 'True when the content changed and is queued for indexation.' } },
+};
+export const INDEXATION_PROGRESS = object({
+  instance_id: string,
+  total: integer,
+  by_state: { type: 'object', additionalProperties: integer },
+  percent_done: { type: 'number', minimum: 0, maximum: 100 },
+  done: boolean,
+});
+export const REINDEXED = object({ queued: integer });
+export const SEARCH_ANSWER = object({
+  query: string,
+  answer: string,
+  reason: string,
+  confident_rate: { type: 'number', minimum: 0, maximum: 1 },
+  got_answer: boolean,
+  documents: arrayOf(object({ id: string, name: string, url: string })),
+});
+export const LOGGED_SEARCHES = arrayOf(object({ id: string, answer_text: string, query: string, user_id: string, date: dateTime }));
+export const SEMANTIC_SEARCH = object({
+  semantic_nodes: arrayOf(object({ id: string, document_id: string, text: string, score: { type: 'number' }, position: integer })),
+  documents_contents: arrayOf(object({ document_id: string, document_name: string, document_url: nullableString, excerpts: arrayOf(string) })),
+});
+export const INSTANCE_API_KEY_VIEW = object({ id: string, instance_id: string, name: string, created_at: dateTime, revoked_at: nullableDateTime });
+export const CREATED_INSTANCE_API_KEY: JsonSchema = {
+  ...INSTANCE_API_KEY_VIEW,
+  required: [...(INSTANCE_API_KEY_VIEW.required as string[]), 'api_key'],
+  properties: { ...(INSTANCE_API_KEY_VIEW.properties as object), api_key: { type: 'string', description: 'The raw key: shown once, never again.' } },
+};
