@@ -2,7 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { AppConfig, PlatformCoreModule } from '@svc/config';
 import { Database, DatabaseModule } from '@svc/database';
 import { EmbeddingsModule } from '@svc/embeddings';
-import { HttpPlatformModule, ResourceServerOptions } from '@svc/http';
+import { HttpPlatformModule, HttpPlatformOptions, ResourceServerOptions } from '@svc/http';
 import { IdentityModule } from '@svc/identity-infra';
 import { JobsModule } from '@svc/jobs';
 import { McpModule } from '@svc/mcp';
@@ -35,71 +35,84 @@ function foundation(shared: SharedInfrastructure): DynamicModule[] {
   ];
 }
 
-/** The repository context with what it needs: jobs, embeddings, the vector index (it imports the language model itself). */
-export function repositoryContext(config: AppConfig, options: { withControllers: boolean; runWorkers: boolean }): DynamicModule[] {
+/** The platform modules the repository context needs: jobs, embeddings, the vector index (it imports the language model itself). */
+function repositoryPlatform(config: AppConfig, runWorkers: boolean): DynamicModule[] {
   return [
-    JobsModule.forRoot({ runWorkers: options.runWorkers, queuePrefix: config.JOBS_QUEUE_PREFIX }),
+    JobsModule.forRoot({ runWorkers, queuePrefix: config.JOBS_QUEUE_PREFIX }),
     EmbeddingsModule.forRoot(),
     VectorIndexModule.forRoot({ m: config.VECTOR_HNSW_M, efConstruction: config.VECTOR_HNSW_EF_CONSTRUCTION, efSearch: config.VECTOR_HNSW_EF_SEARCH }),
-    RepositoryModule.forRoot({ withControllers: options.withControllers, withJobHandlers: options.runWorkers }),
   ];
+}
+
+/** The repository context with what it needs (for processes and tests that use it alone). */
+export function repositoryContext(config: AppConfig, options: { withControllers: boolean; runWorkers: boolean }): DynamicModule[] {
+  return [...repositoryPlatform(config, options.runWorkers), RepositoryModule.forRoot({ withControllers: options.withControllers, withJobHandlers: options.runWorkers })];
+}
+
+/** The three contexts of an app, each built once; the workspace uses identity's and repository's public use cases. */
+export interface AppContexts {
+  identity: DynamicModule;
+  repository: DynamicModule;
+  workspace: DynamicModule;
+  /** Every module to import: the platform modules, then the contexts. */
+  modules: DynamicModule[];
+}
+
+export function appContexts(config: AppConfig, o: { auditApi: boolean; retrievalApi: boolean; runWorkers: boolean; identityControllers?: boolean }): AppContexts {
+  const identity = IdentityModule.forRoot({ withControllers: o.identityControllers ?? false });
+  const repository = RepositoryModule.forRoot({ withControllers: o.retrievalApi, withJobHandlers: o.runWorkers });
+  const workspace = WorkspaceModule.forRoot({ withControllers: o.auditApi, withJobHandlers: o.runWorkers, withRetrievalControllers: o.retrievalApi, uses: [identity, repository] });
+  return { identity, repository, workspace, modules: [...repositoryPlatform(config, o.runWorkers), identity, repository, workspace] };
 }
 
 /**
  * Identity, repository and workspace as the audit, retrieval and workers apps assemble them; the
  * options say which inbound adapters the app serves and whether it runs background jobs.
  */
-function contexts(config: AppConfig, o: { auditApi: boolean; retrievalApi: boolean; runWorkers: boolean }): DynamicModule[] {
-  return [
-    ReadinessModule.forApp(true),
-    IdentityModule.forRoot({ withControllers: false }),
-    ...repositoryContext(config, { withControllers: o.retrievalApi, runWorkers: o.runWorkers }),
-    WorkspaceModule.forRoot({ withControllers: o.auditApi, withJobHandlers: o.runWorkers, withRetrievalControllers: o.retrievalApi }),
-  ];
+function apiApp(shared: SharedInfrastructure, o: { auditApi: boolean; retrievalApi: boolean; runWorkers: boolean }, http: Omit<HttpPlatformOptions, 'access'>, extra: DynamicModule[] = []): DynamicModule {
+  const contexts = appContexts(shared.config, o);
+  return {
+    module: AppRootModule,
+    imports: [
+      ...foundation(shared),
+      ReadinessModule.forApp(true),
+      ...contexts.modules,
+      HttpPlatformModule.forRoot({ ...http, access: [contexts.identity, contexts.repository, contexts.workspace] }),
+      ...extra,
+    ],
+  };
 }
 
 @Module({})
 export class AppRootModule {}
 
-
 /** The Nest module graph of one app. Apps differ only in which contexts they serve. */
 export function appModule(name: AppName, shared: SharedInfrastructure): DynamicModule {
   const { config } = shared;
   switch (name) {
-    case 'platform-auth':
+    case 'platform-auth': {
+      const identity = IdentityModule.forRoot({ withControllers: true });
       return {
         module: AppRootModule,
-        imports: [...foundation(shared), ReadinessModule.forApp(false), IdentityModule.forRoot({ withControllers: true }), HttpPlatformModule.forRoot({ title: 'docaudit platform API', allowedOrigins: config.allowedOrigins })],
+        imports: [...foundation(shared), ReadinessModule.forApp(false), identity, HttpPlatformModule.forRoot({ title: 'docaudit platform API', allowedOrigins: config.allowedOrigins, access: [identity] })],
       };
+    }
     case 'audit':
-      return {
-        module: AppRootModule,
-        imports: [
-          ...foundation(shared),
-          ...contexts(config, { auditApi: true, retrievalApi: false, runWorkers: false }),
-          HttpPlatformModule.forRoot({ title: 'docaudit audit API', allowedOrigins: config.allowedOrigins, resourceServer: ResourceServerOptions.forApi('audit', config) }),
-          McpModule.forRoot({ serverName: 'docaudit-audit' }),
-        ],
-      };
+      return apiApp(
+        shared,
+        { auditApi: true, retrievalApi: false, runWorkers: false },
+        { title: 'docaudit audit API', allowedOrigins: config.allowedOrigins, resourceServer: ResourceServerOptions.forApi('audit', config) },
+        [McpModule.forRoot({ serverName: 'docaudit-audit' })],
+      );
     case 'retrieval':
-      return {
-        module: AppRootModule,
-        imports: [
-          ...foundation(shared),
-          ...contexts(config, { auditApi: false, retrievalApi: true, runWorkers: false }),
-          HttpPlatformModule.forRoot({ title: 'docaudit retrieval API', allowedOrigins: config.allowedOrigins, resourceServer: ResourceServerOptions.forApi('retrieval', config) }),
-          McpModule.forRoot({ serverName: 'docaudit-retrieval' }),
-        ],
-      };
+      return apiApp(
+        shared,
+        { auditApi: false, retrievalApi: true, runWorkers: false },
+        { title: 'docaudit retrieval API', allowedOrigins: config.allowedOrigins, resourceServer: ResourceServerOptions.forApi('retrieval', config) },
+        [McpModule.forRoot({ serverName: 'docaudit-retrieval' })],
+      );
     case 'workers':
-      return {
-        module: AppRootModule,
-        imports: [
-          ...foundation(shared),
-          ...contexts(config, { auditApi: false, retrievalApi: false, runWorkers: true }),
-          HttpPlatformModule.forRoot({ title: 'docaudit workers (health only)', allowedOrigins: config.allowedOrigins }),
-        ],
-      };
+      return apiApp(shared, { auditApi: false, retrievalApi: false, runWorkers: true }, { title: 'docaudit workers (health only)', allowedOrigins: config.allowedOrigins });
   }
 }
 

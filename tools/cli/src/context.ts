@@ -1,12 +1,10 @@
 import { userInfo } from 'node:os';
 import { ConsoleLogger, DynamicModule, INestApplicationContext, LogLevel, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { PERSISTENCE, repositoryContext } from '@svc/composition';
+import { appContexts, PERSISTENCE } from '@svc/composition';
 import { AppConfig, PlatformCoreModule } from '@svc/config';
 import { DatabaseModule, dataSourceOptions, EmbeddedPostgres, runMigrations } from '@svc/database';
-import { IdentityModule } from '@svc/identity-infra';
 import { CredentialKind, Principal, Role } from '@svc/kernel';
-import { WorkspaceModule } from '@svc/workspace-infra';
 import { DataSource } from 'typeorm';
 
 /** The embedded data directory is held by another process (a running service). */
@@ -51,9 +49,7 @@ export function cliModule(config: AppConfig): DynamicModule {
     imports: [
       PlatformCoreModule.forRoot(config),
       DatabaseModule.forRoot(PERSISTENCE),
-      IdentityModule.forRoot({ withControllers: false }),
-      ...repositoryContext(config, { withControllers: false, runWorkers: false }),
-      WorkspaceModule.forRoot({ withControllers: false, withJobHandlers: false }),
+      ...appContexts(config, { auditApi: false, retrievalApi: false, runWorkers: false }).modules,
     ],
   };
 }

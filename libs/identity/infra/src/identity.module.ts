@@ -1,4 +1,4 @@
-import { DynamicModule, Global, Logger, Module, OnApplicationShutdown } from '@nestjs/common';
+import { DynamicModule, Logger, Module, OnApplicationShutdown } from '@nestjs/common';
 import { APP_CONFIG, AppConfig, deriveKey, SecretBox } from '@svc/config';
 import { TypeOrmUnitOfWork } from '@svc/database';
 import { Authenticator, MemoryRateLimiter, RateLimiter, RedisRateLimiter, ResourceServerOptions } from '@svc/http';
@@ -96,7 +96,6 @@ function authSettings(c: AppConfig): AuthSettings {
  * authentication; `platform-auth` also serves its controllers, the login and consent pages and the
  * OAuth 2.1 authorization server (`withControllers`).
  */
-@Global()
 @Module({})
 export class IdentityModule {
   static forRoot(options: { withControllers: boolean }): DynamicModule {

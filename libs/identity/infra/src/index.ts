@@ -1,14 +1,9 @@
-export * from './hmac-secret-hasher';
-export * from './identity.authenticator';
-export * from './identity.controllers';
-export * from './identity.migration';
-export * from './identity.module';
-export * from './identity.orm-entities';
-export * from './identity.repositories';
-export * from './jose-token.service';
-export * from './interactive-auth.migration';
-export * from './interactive-auth.repositories';
-export * from './scrypt-password-hasher';
-export * from './web/auth-web.controllers';
-export * from './web/browser-security';
-export * from './web/oauth-server';
+/**
+ * The identity context's public surface: its Nest module and what the composition needs to open the
+ * database (migrations, and the entity classes TypeORM maps, as one list). Repositories, ORM rows,
+ * controllers and adapters stay inside.
+ */
+export { IdentityModule } from './identity.module';
+export { CreateIdentitySchema1763700000100 } from './identity.migration';
+export { AddInteractiveAuth1763700000800 } from './interactive-auth.migration';
+export { IDENTITY_ENTITIES } from './identity.orm-entities';

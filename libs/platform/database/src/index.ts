@@ -5,3 +5,4 @@ export * from './database.module';
 export * from './embedded-postgres';
 export * from './transaction-context';
 export * from './typeorm-activity-log';
+export * from './paging';

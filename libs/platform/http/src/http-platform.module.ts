@@ -16,6 +16,12 @@ export interface HttpPlatformOptions {
   allowedOrigins: readonly string[];
   /** Set when the app is an OAuth protected resource: RFC 9728 metadata, challenges, token audiences. */
   resourceServer?: ResourceServerOptions;
+  /**
+   * The app's context modules that provide what the guard needs: `Authenticator` (identity),
+   * `InstanceAuthenticator` (repository), `InstanceAccessReader` (workspace). Context modules are not
+   * global; the composition hands them over.
+   */
+  access?: DynamicModule[];
 }
 
 /**
@@ -29,7 +35,7 @@ export class HttpPlatformModule {
     return {
       module: HttpPlatformModule,
       global: true,
-      imports: [DiscoveryModule],
+      imports: [DiscoveryModule, ...(options.access ?? [])],
       controllers: [HealthController, OpenApiController, ...(options.resourceServer ? [ProtectedResourceMetadataController] : [])],
       providers: [
         { provide: APP_TITLE, useValue: options.title },

@@ -1,11 +1,6 @@
-export * from './documents.migration';
-export * from './hmac-instance-key-hasher';
-export * from './instance-authenticator';
-export * from './repository.controllers';
-export * from './repository.migration';
-export * from './repository.module';
-export * from './typeorm-documents.store';
-export * from './typeorm-repository-instance.store';
-export * from './parsers/composite-document-parser';
-export * from './search-logs.migration';
-export * from './typeorm-search-log.repository';
+/** The repository context's public surface: its Nest module and its migrations. Stores, parsers and controllers stay inside. */
+export { RepositoryModule } from './repository.module';
+export type { RepositoryModuleOptions } from './repository.module';
+export { CreateRepositorySchema1763700000200 } from './repository.migration';
+export { AddDocumentsAndSemanticNodes1763700000500 } from './documents.migration';
+export { CreateSearchLogs1763700000700 } from './search-logs.migration';

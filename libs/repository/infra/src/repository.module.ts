@@ -1,4 +1,4 @@
-import { DynamicModule, Global, Module } from '@nestjs/common';
+import { DynamicModule, Module } from '@nestjs/common';
 import { APP_CONFIG, AppConfig, deriveKey } from '@svc/config';
 import { InstanceAuthenticator } from '@svc/http';
 import { LanguageModel } from '@svc/kernel';
@@ -75,7 +75,6 @@ export interface RepositoryModuleOptions {
  * The repository context: instances and their keys, documents, semantic nodes, indexation and
  * retrieval. Needs the jobs, embeddings and vector-index platform modules.
  */
-@Global()
 @Module({})
 export class RepositoryModule {
   static forRoot(options: RepositoryModuleOptions = { withControllers: false, withJobHandlers: false }): DynamicModule {

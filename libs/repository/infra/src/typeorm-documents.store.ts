@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { TypeOrmUnitOfWork } from '@svc/database';
+import { selectPage, TypeOrmUnitOfWork } from '@svc/database';
 import type { Page, PageRequest } from '@svc/kernel';
 import { DocumentRepository, FullTextMatch, IndexationState, ReadOptions, RepositoryDocument, SemanticNode, SemanticNodeRepository } from '@svc/repository-core';
 
@@ -99,17 +99,13 @@ export class TypeOrmDocumentRepository extends DocumentRepository {
   }
 
   async list(instanceId: string, page: PageRequest, state?: IndexationState): Promise<Page<RepositoryDocument>> {
-    const filter = state ? `AND state = $4` : `AND state <> 'DELETED'`;
-    const params = state ? [instanceId, page.offset, page.limit, state] : [instanceId, page.offset, page.limit];
-    const rows = await this.q<DocumentRow>(
-      `SELECT *, count(*) OVER () AS total FROM repository.documents WHERE instance_id = $1 ${filter} ORDER BY created_at DESC, id DESC OFFSET $2 LIMIT $3`,
-      params,
+    const filter = state ? `AND state = $2` : `AND state <> 'DELETED'`;
+    return selectPage(
+      (sql, params) => this.q(sql, params),
+      { from: `FROM repository.documents WHERE instance_id = $1 ${filter}`, orderBy: 'created_at DESC, id DESC', params: state ? [instanceId, state] : [instanceId] },
+      page,
+      toDocument,
     );
-    const total =
-      rows.length > 0
-        ? Number(rows[0].total)
-        : Number((await this.q<{ n: string }>(`SELECT count(*) AS n FROM repository.documents WHERE instance_id = $1 ${filter.replace('$4', '$2')}`, state ? [instanceId, state] : [instanceId]))[0]?.n ?? 0);
-    return { items: rows.map(toDocument), total, offset: page.offset, limit: page.limit };
   }
 
   async saveContent(documentId: string, content: Buffer): Promise<void> {

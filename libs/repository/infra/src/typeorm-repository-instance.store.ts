@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { TypeOrmUnitOfWork } from '@svc/database';
+import { selectPage, TypeOrmUnitOfWork } from '@svc/database';
 import type { Page, PageRequest } from '@svc/kernel';
 import { InstanceApiKey, PENDING_INDEXATION_STATES, RepositoryInstance, RepositoryInstanceStore } from '@svc/repository-core';
 
@@ -57,13 +57,7 @@ export class TypeOrmRepositoryInstanceStore extends RepositoryInstanceStore {
   }
 
   async listApiKeys(instanceId: string, page: PageRequest): Promise<Page<InstanceApiKey>> {
-    const rows = await this.q<ApiKeyRow & { total: string }>(
-      `SELECT *, count(*) OVER () AS total FROM repository.instance_api_keys WHERE instance_id = $1 ORDER BY created_at DESC, id DESC OFFSET $2 LIMIT $3`,
-      [instanceId, page.offset, page.limit],
-    );
-    const total =
-      rows.length > 0 ? Number(rows[0].total) : Number((await this.q<{ n: string }>(`SELECT count(*) AS n FROM repository.instance_api_keys WHERE instance_id = $1`, [instanceId]))[0]?.n ?? 0);
-    return { items: rows.map(toApiKey), total, offset: page.offset, limit: page.limit };
+    return selectPage((sql, params) => this.q(sql, params), { from: 'FROM repository.instance_api_keys WHERE instance_id = $1', orderBy: 'created_at DESC, id DESC', params: [instanceId] }, page, toApiKey);
   }
 
   async revokeApiKey(id: string, at: Date): Promise<boolean> {

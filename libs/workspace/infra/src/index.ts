@@ -1,8 +1,4 @@
-export * from './workspace.adapters';
-export * from './workspace.controller';
-export * from './workspace.migration';
-export * from './workspace.module';
-export * from './workspace.repositories';
-export * from './document-records.migration';
-export * from './document-records.repository';
-export * from './repository-instance-clients';
+/** The workspace context's public surface: its Nest module and its migrations. Repositories, clients and controllers stay inside. */
+export { WorkspaceModule } from './workspace.module';
+export { CreateWorkspaceSchema1763700000300 } from './workspace.migration';
+export { CreateDocumentRecords1763700000600 } from './document-records.migration';

@@ -1,4 +1,4 @@
-import { DynamicModule, Global, Module } from '@nestjs/common';
+import { DynamicModule, Module } from '@nestjs/common';
 import { APP_CONFIG, AppConfig, deriveKey, SecretBox } from '@svc/config';
 import { TypeOrmUnitOfWork } from '@svc/database';
 import { InstanceAccessReader } from '@svc/http';
@@ -67,12 +67,17 @@ const USE_CASES = [
  * The workspace context: audit instances, membership, the repository link. Needs the identity and
  * repository modules (their public use cases) and the jobs platform.
  */
-@Global()
 @Module({})
 export class WorkspaceModule {
-  static forRoot(options: { withControllers: boolean; withJobHandlers: boolean; withRetrievalControllers?: boolean }): DynamicModule {
+  /**
+   * `uses`: the identity and repository modules of the app (their public use cases: `GetMember`,
+   * `CreateRepositoryInstance`, `CountPendingDocuments`, the document reads). The composition passes
+   * them; this module does not know where they come from.
+   */
+  static forRoot(options: { withControllers: boolean; withJobHandlers: boolean; withRetrievalControllers?: boolean; uses: DynamicModule[] }): DynamicModule {
     return {
       module: WorkspaceModule,
+      imports: options.uses,
       controllers: [
         ...(options.withControllers ? [InstanceController, InstanceUserController, AuditDocumentController] : []),
         ...(options.withRetrievalControllers ? [RetrievalInstancesController] : []),

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { SecretBox } from '@svc/config';
-import { TypeOrmUnitOfWork } from '@svc/database';
+import { selectPage, TypeOrmUnitOfWork } from '@svc/database';
 import type { Page, PageRequest } from '@svc/kernel';
 import {
   AuditInstance,
@@ -66,28 +66,21 @@ export class TypeOrmAuditInstanceRepository extends AuditInstanceRepository {
   }
 
   async listForOrganization(organizationId: string, page: PageRequest): Promise<Page<AuditInstance>> {
-    const rows = await this.q<InstanceRow>(
-      `SELECT *, count(*) OVER () AS total FROM workspace.audit_instances WHERE organization_id = $1 ORDER BY created_at DESC, id DESC OFFSET $2 LIMIT $3`,
-      [organizationId, page.offset, page.limit],
-    );
-    return this.page(rows, page, () => this.q<{ n: string }>(`SELECT count(*) AS n FROM workspace.audit_instances WHERE organization_id = $1`, [organizationId]));
+    return selectPage((sql, params) => this.q(sql, params), { from: 'FROM workspace.audit_instances WHERE organization_id = $1', orderBy: 'created_at DESC, id DESC', params: [organizationId] }, page, toInstance);
   }
 
   async listForMember(organizationId: string, userId: string, page: PageRequest): Promise<Page<AuditInstance>> {
-    const rows = await this.q<InstanceRow>(
-      `SELECT i.*, count(*) OVER () AS total FROM workspace.audit_instances i JOIN workspace.instance_members m ON m.instance_id = i.id
-       WHERE i.organization_id = $1 AND m.user_id = $2 ORDER BY i.created_at DESC, i.id DESC OFFSET $3 LIMIT $4`,
-      [organizationId, userId, page.offset, page.limit],
+    return selectPage(
+      (sql, params) => this.q(sql, params),
+      {
+        select: 'i.*',
+        from: 'FROM workspace.audit_instances i JOIN workspace.instance_members m ON m.instance_id = i.id WHERE i.organization_id = $1 AND m.user_id = $2',
+        orderBy: 'i.created_at DESC, i.id DESC',
+        params: [organizationId, userId],
+      },
+      page,
+      toInstance,
     );
-    return this.page(rows, page, () =>
-      this.q<{ n: string }>(`SELECT count(*) AS n FROM workspace.audit_instances i JOIN workspace.instance_members m ON m.instance_id = i.id WHERE i.organization_id = $1 AND m.user_id = $2`, [organizationId, userId]),
-    );
-  }
-
-  /** The window count is absent when the page is past the end: count separately then. */
-  private async page(rows: InstanceRow[], page: PageRequest, count: () => Promise<{ n: string }[]>): Promise<Page<AuditInstance>> {
-    const total = rows.length > 0 ? Number(rows[0].total) : Number((await count())[0]?.n ?? 0);
-    return { items: rows.map(toInstance), total, offset: page.offset, limit: page.limit };
   }
 
   async compareAndSetStep(id: string, expected: InstanceStep, next: InstanceStep, at: Date): Promise<boolean> {
@@ -133,9 +126,7 @@ export class TypeOrmMembershipRepository extends MembershipRepository {
   }
 
   async list(instanceId: string, page: PageRequest): Promise<Page<Membership>> {
-    const rows = await this.q<MemberRow>(`SELECT *, count(*) OVER () AS total FROM workspace.instance_members WHERE instance_id = $1 ORDER BY added_at ASC, user_id ASC OFFSET $2 LIMIT $3`, [instanceId, page.offset, page.limit]);
-    const total = rows.length > 0 ? Number(rows[0].total) : Number((await this.q<{ n: string }>(`SELECT count(*) AS n FROM workspace.instance_members WHERE instance_id = $1`, [instanceId]))[0]?.n ?? 0);
-    return { items: rows.map(toMember), total, offset: page.offset, limit: page.limit };
+    return selectPage((sql, params) => this.q(sql, params), { from: 'FROM workspace.instance_members WHERE instance_id = $1', orderBy: 'added_at ASC, user_id ASC', params: [instanceId] }, page, toMember);
   }
 
   async upsert(m: Membership): Promise<void> {
