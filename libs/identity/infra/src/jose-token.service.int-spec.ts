@@ -1,4 +1,4 @@
-import { createHmac, generateKeyPairSync, KeyObject } from 'node:crypto';
+import { createHmac, generateKeyPairSync, KeyObject, webcrypto } from 'node:crypto';
 import { deriveKey, loadConfig, SecretBox } from '@svc/config';
 import { Database, PLATFORM_MIGRATIONS } from '@svc/database';
 import { Clock } from '@svc/kernel';
@@ -73,7 +73,7 @@ describe('JoseTokenService (key-exchange tokens)', () => {
     await expect(tokens.verifyExchangeToken(signed.token)).rejects.toMatchObject({ kind: 'unauthenticated' });
   });
 
-  it('refuses alg none, HS256 signed with the public key, an unknown kid, a foreign signer, another audience or issuer, and tampering', async () => {
+  it('refuses alg none, HS256 signed with the public key, an unknown kid, a foreign signer, another audience or issuer, tampering, another typ, no typ or kid, a missing claim', async () => {
     const signed = await tokens.signExchangeToken(claims, 900);
     const header = decodeProtectedHeader(signed.token);
     const payload = decodeJwt(signed.token);
@@ -91,6 +91,18 @@ describe('JoseTokenService (key-exchange tokens)', () => {
     attempts.push(`${b64(header)}.${b64({ ...payload, aud: 'https://elsewhere.example' })}.${signature}`);
     attempts.push(`${b64(header)}.${b64({ ...payload, iss: 'https://evil.example' })}.${signature}`);
     attempts.push('not-a-jwt');
+    // Validly signed by the deployment's key, but the wrong kind or a header the allow-list refuses:
+    // another typ (an access token, a session token, none), no kid, a missing registered claim.
+    const { privateKey } = await (tokens as unknown as { activeKey(): Promise<{ privateKey: webcrypto.CryptoKey }> }).activeKey();
+    const resign = (h: Record<string, unknown>, p: Record<string, unknown>) => new SignJWT(p).setProtectedHeader(h as { alg: string }).sign(privateKey);
+    attempts.push(await resign({ ...header, typ: 'at+jwt' }, payload));
+    attempts.push(await resign({ ...header, typ: 'session+jwt' }, payload));
+    attempts.push(await resign({ alg: header.alg, kid: header.kid }, payload));
+    attempts.push(await resign({ alg: header.alg, typ: header.typ }, payload));
+    const { jti: _jti, ...withoutJti } = payload;
+    attempts.push(await resign(header, withoutJti));
+    // Control: the same re-signing with nothing changed is accepted (the cases above fail for their change alone).
+    await expect(tokens.verifyExchangeToken(await resign(header, payload))).resolves.toEqual(claims);
     for (const token of attempts) {
       await expect(tokens.verifyExchangeToken(token)).rejects.toMatchObject({ kind: 'unauthenticated', code: 'AUTH.INVALID_TOKEN' });
     }

@@ -8,6 +8,7 @@ import { Clock, DomainError, isRole, Role } from '@svc/kernel';
 import { decodeProtectedHeader, exportJWK, generateKeyPair, importJWK, JWK, JWTPayload, jwtVerify, SignJWT } from 'jose';
 import { IsNull } from 'typeorm';
 import { SecretBox } from '@svc/config';
+import { BearerJwtStrategy } from './bearer-jwt.strategy';
 import { SigningKeyOrmEntity } from './identity.orm-entities';
 
 export const SIGNING_ALGORITHM = 'ES256';
@@ -35,14 +36,18 @@ const INVALID_TOKEN = () => DomainError.unauthenticated('AUTH.INVALID_TOKEN', 'T
 /**
  * ES256 signing with keys kept in `identity.signing_keys` (private part sealed with a key derived
  * from AUTH_SECRET), so every app of a deployment signs and verifies with the same keys and the
- * JWKS survives restarts. Verification allows only ES256, requires iss, aud, exp, nbf, iat and jti,
- * and checks `typ` so one kind of token is never accepted as another.
+ * JWKS survives restarts; `jose` signs and serves the JWKS. Bearer tokens (key-exchange and OAuth
+ * access tokens) are verified through `passport-jwt` (`BearerJwtStrategy`), session cookies through
+ * `jose` (they need a grace period on `exp`). Either way verification allows only ES256, requires iss,
+ * aud, exp, nbf, iat, jti and sub, looks the `kid` up among the signing keys, and checks `typ` so one
+ * kind of token is never accepted as another.
  */
 @Injectable()
 export class JoseTokenService extends TokenService {
   private active?: Promise<ActiveKey>;
   private publicKeys = new Map<string, CryptoKey>();
   private publicKeysLoadedAt = 0;
+  private readonly bearer: BearerJwtStrategy;
 
   constructor(
     private readonly uow: TypeOrmUnitOfWork,
@@ -51,6 +56,7 @@ export class JoseTokenService extends TokenService {
     private readonly issuer: string,
   ) {
     super();
+    this.bearer = new BearerJwtStrategy({ publicKey: (kid) => this.publicKey(kid) }, issuer, clock, [EXCHANGE_TOKEN_TYPE, ACCESS_TOKEN_TYPE]);
   }
 
   async signExchangeToken(claims: AccessTokenClaims, lifetimeSeconds: number): Promise<SignedToken> {
@@ -109,6 +115,7 @@ export class JoseTokenService extends TokenService {
 
   /** Signature by a known key, ES256 only, the expected `typ`, issuer and audience, every registered claim present. */
   private async verify(token: string, typ: string, audience: string | string[], graceSeconds = 0): Promise<JWTPayload> {
+    if (typ !== SESSION_TOKEN_TYPE) return this.verifyBearer(token, typ, audience);
     let kid: string | undefined;
     try {
       kid = decodeProtectedHeader(token).kid;
@@ -135,6 +142,18 @@ export class JoseTokenService extends TokenService {
     } catch {
       throw INVALID_TOKEN();
     }
+  }
+
+  /** A bearer token through passport-jwt, then its kind: exact `typ`, one of the audiences, every registered claim. */
+  private async verifyBearer(token: string, typ: string, audience: string | string[]): Promise<JWTPayload> {
+    const verified = await this.bearer.verify(token);
+    if (!verified || verified.header.typ !== typ) throw INVALID_TOKEN();
+    const payload = verified.payload as JWTPayload;
+    const expected = Array.isArray(audience) ? audience : [audience];
+    const given = Array.isArray(payload.aud) ? payload.aud : [payload.aud];
+    if (!given.some((aud) => typeof aud === 'string' && expected.includes(aud))) throw INVALID_TOKEN();
+    if (REQUIRED_CLAIMS.some((claim) => payload[claim] === undefined) || typeof payload.sub !== 'string') throw INVALID_TOKEN();
+    return payload;
   }
 
   async jwks(): Promise<{ keys: object[] }> {
