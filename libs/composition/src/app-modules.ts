@@ -1,5 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { AppConfig, PlatformCoreModule } from '@svc/config';
+import { JOB_QUEUES } from '@svc/contracts';
 import { Database, DatabaseModule } from '@svc/database';
 import { EmbeddingsModule } from '@svc/embeddings';
 import { HttpPlatformModule, HttpPlatformOptions, ResourceServerOptions } from '@svc/http';
@@ -38,7 +39,7 @@ function foundation(shared: SharedInfrastructure): DynamicModule[] {
 /** The platform modules the repository context needs: jobs, embeddings, the vector index (it imports the language model itself). */
 function repositoryPlatform(config: AppConfig, runWorkers: boolean): DynamicModule[] {
   return [
-    JobsModule.forRoot({ runWorkers, queuePrefix: config.JOBS_QUEUE_PREFIX }),
+    JobsModule.forRoot({ runWorkers, queuePrefix: config.JOBS_QUEUE_PREFIX, queues: JOB_QUEUES }, config),
     EmbeddingsModule.forRoot(),
     VectorIndexModule.forRoot({ m: config.VECTOR_HNSW_M, efConstruction: config.VECTOR_HNSW_EF_CONSTRUCTION, efSearch: config.VECTOR_HNSW_EF_SEARCH }),
   ];

@@ -1,10 +1,10 @@
+import { BeforeApplicationShutdown, Logger, OnApplicationBootstrap, OnModuleDestroy, Type } from '@nestjs/common';
+import { OnWorkerEvent, Processor, WorkerHost } from '@nestjs/bullmq';
 import { ThrottledWarning } from '@svc/kernel';
-import { Logger } from '@nestjs/common';
-import { DelayedError, Job, UnrecoverableError, Worker } from 'bullmq';
 import { withTimeout } from './bullmq-connection';
+import { DelayedError, Job, UnrecoverableError } from 'bullmq';
 import { MAX_MAX_ATTEMPTS } from './enqueue-options';
 import type { JobExecutor } from './job-executor';
-import type { JobHandlerRegistry } from './job-handler.registry';
 import type { JobTable } from './job-table';
 import { newLockToken } from './lock-token';
 import { BackoffOptions, backoffDelayMs, DEFAULT_BACKOFF, describeFailure } from './retry-policy';
@@ -26,10 +26,9 @@ export class RetryLaterError extends Error {
   }
 }
 
-export interface BullMqJobWorkerOptions {
-  redisUrl: string;
-  /** Redis key prefix of the queues (one queue per job name). */
-  prefix: string;
+export { queueOf } from '@svc/contracts';
+
+export interface BullMqWorkerSettings {
   /** Jobs run at once per queue. */
   concurrency: number;
   /** BullMQ's lock duration: a job whose worker stops renewing it is redelivered after this. */
@@ -38,78 +37,72 @@ export interface BullMqJobWorkerOptions {
 }
 
 /**
- * BullMQ workers, one per registered job name (the queue carries the name). Each delivery claims the
- * row first: a finished row means a redelivery after a crash, acknowledged without running the
- * handler. The JobExecutor then runs and records the attempt, and its outcome is translated for
- * BullMQ: retry after the row's delay, fail for good, or put back (shutdown). Rows, not BullMQ, count
- * attempts, so stalls (killed workers) count too and BullMQ never gives up before the row does.
+ * What a BullMQ delivery does, whatever its queue. Each delivery claims the row first: a finished row
+ * means a redelivery after a crash, acknowledged without running the handler. The JobExecutor then
+ * runs and records the attempt (the handler is found by the job's name), and its outcome is
+ * translated for BullMQ: retry after the row's delay, fail for good, or put back (shutdown). Rows, not
+ * BullMQ, count attempts, so stalls (killed workers) count too and BullMQ never gives up before the row
+ * does. At shutdown (module destroy, before `@nestjs/bullmq` closes the workers) running handlers'
+ * signals are aborted, so their jobs are put back instead of being waited for.
  */
-export class BullMqJobWorker {
-  private readonly logger = new Logger('BullMqJobWorker');
-  private readonly warning = new ThrottledWarning(this.logger);
-  private readonly workers = new Map<string, Worker>();
+export class BullMqDelivery implements OnApplicationBootstrap, OnModuleDestroy, BeforeApplicationShutdown {
+  private readonly logger = new Logger('BullMqDelivery');
+  readonly warning = new ThrottledWarning(this.logger);
   private readonly shutdown = new AbortController();
   private running = 0;
-  private unlisten?: () => void;
+  private readonly hosts: WorkerHost[] = [];
+  private bootstrapped!: () => void;
+  /** Deliveries wait for the application's bootstrap: every handler is registered by then. */
+  private readonly ready = new Promise<void>((resolve) => (this.bootstrapped = resolve));
 
   constructor(
     private readonly table: JobTable,
     private readonly executor: JobExecutor,
-    private readonly registry: JobHandlerRegistry,
-    private readonly options: BullMqJobWorkerOptions,
+    private readonly timeoutMs: number,
   ) {}
 
-  /** Starts a worker for every registered job name, and for names registered later. */
-  start(): void {
-    if (this.unlisten || this.shutdown.signal.aborted) return;
-    for (const { name } of this.registry.all()) this.startWorker(name);
-    this.unlisten = this.registry.onRegister(({ name }) => this.startWorker(name));
+  /** Called by each queue's processor, so shutdown can close its worker. */
+  attach(host: WorkerHost): void {
+    this.hosts.push(host);
+  }
+
+  onApplicationBootstrap(): void {
+    this.bootstrapped();
+  }
+
+  onModuleDestroy(): void {
+    this.shutdown.abort(new Error('The process is shutting down'));
+    if (this.running > 0) this.logger.warn(`Stopping with ${this.running} running job(s): they are put back for another worker`);
   }
 
   /**
-   * Aborts running handlers' signals and closes the workers, waiting up to `timeoutMs` for running
-   * jobs. Jobs still running then are abandoned: BullMQ redelivers them once their lock expires.
+   * Closes the workers before `@nestjs/bullmq` does (it closes them gracefully, which waits for ever
+   * when Redis was never reached). With nothing running, a forced close returns at once; otherwise
+   * the aborted handlers get the shutdown timeout to hand their jobs back.
    */
-  async stop(timeoutMs: number): Promise<void> {
-    this.shutdown.abort(new Error('The process is shutting down'));
-    this.unlisten?.();
-    const workers = [...this.workers.values()];
-    this.workers.clear();
+  async beforeApplicationShutdown(): Promise<void> {
+    const workers = this.hosts.flatMap((host) => {
+      try {
+        return [host.worker];
+      } catch {
+        return []; // not started (the explorer never reached it)
+      }
+    });
     if (this.running === 0) {
-      // Nothing to wait for. A forced close also returns when Redis was never reached, where a
-      // graceful one would wait for the connection forever.
-      await Promise.allSettled(workers.map((w) => w.close(true)));
+      await Promise.allSettled(workers.map((worker) => worker.close(true)));
       return;
     }
     try {
-      await withTimeout(Promise.all(workers.map((w) => w.close())), timeoutMs, 'timeout');
+      await withTimeout(Promise.all(workers.map((worker) => worker.close())), this.timeoutMs, 'timeout');
     } catch {
-      // BullMQ cannot turn a graceful close into a forced one; leave it to finish on its own.
+      // BullMQ cannot turn a graceful close into a forced one: force it, BullMQ redelivers the jobs.
       this.logger.warn(`Abandoned ${this.running} running job(s) at shutdown; BullMQ will redeliver them`);
+      await Promise.allSettled(workers.map((worker) => worker.close(true)));
     }
   }
 
-  private startWorker(name: string): void {
-    if (this.workers.has(name) || this.shutdown.signal.aborted) return;
-    const { backoff = DEFAULT_BACKOFF } = this.options;
-    const worker = new Worker(name, (job, token) => this.process(job, token), {
-      connection: { url: this.options.redisUrl },
-      prefix: this.options.prefix,
-      concurrency: this.options.concurrency,
-      lockDuration: this.options.leaseSeconds * 1000,
-      stalledInterval: this.options.leaseSeconds * 1000,
-      // Stalls are counted as attempts by the row, which fails the job itself when they run out.
-      maxStalledCount: MAX_MAX_ATTEMPTS,
-      settings: {
-        backoffStrategy: (attemptsMade: number, _type?: string, error?: Error) =>
-          error instanceof RetryLaterError ? error.delayMs : backoffDelayMs(attemptsMade, backoff),
-      },
-    });
-    worker.on('error', (error) => this.warning.warn(`BullMQ worker "${name}": ${error.message}`));
-    this.workers.set(name, worker);
-  }
-
-  private async process(job: Job, token?: string): Promise<void> {
+  async process(job: Job, token?: string): Promise<void> {
+    await this.ready;
     try {
       await this.attempt(job, token);
     } catch (error) {
@@ -161,4 +154,41 @@ export class BullMqJobWorker {
       this.running -= 1;
     }
   }
+}
+
+/**
+ * The `@nestjs/bullmq` processor of one queue (a context's jobs), with the worker options the rows'
+ * retry policy needs: BullMQ's lock is the lease, its stall count never gives up before the row, and
+ * its backoff is the delay the executor wrote into the row.
+ */
+export function jobProcessor(queue: string, settings: BullMqWorkerSettings): Type<WorkerHost> {
+  const backoff = settings.backoff ?? DEFAULT_BACKOFF;
+  @Processor(queue, {
+    concurrency: settings.concurrency,
+    lockDuration: settings.leaseSeconds * 1000,
+    stalledInterval: settings.leaseSeconds * 1000,
+    // Stalls are counted as attempts by the row, which fails the job itself when they run out.
+    maxStalledCount: MAX_MAX_ATTEMPTS,
+    settings: {
+      backoffStrategy: (attemptsMade: number, _type?: string, error?: Error) =>
+        error instanceof RetryLaterError ? error.delayMs : backoffDelayMs(attemptsMade, backoff),
+    },
+  })
+  class QueueProcessor extends WorkerHost {
+    constructor(private readonly delivery: BullMqDelivery) {
+      super();
+      delivery.attach(this);
+    }
+
+    process(job: Job, token?: string): Promise<void> {
+      return this.delivery.process(job, token);
+    }
+
+    @OnWorkerEvent('error')
+    onError(error: Error): void {
+      this.delivery.warning.warn(`BullMQ worker "${queue}": ${error.message}`);
+    }
+  }
+  Object.defineProperty(QueueProcessor, 'name', { value: `JobProcessor_${queue.replace(/[^A-Za-z0-9]/g, '_')}` });
+  return QueueProcessor;
 }

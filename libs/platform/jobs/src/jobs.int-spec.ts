@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Database } from '@svc/database';
 import { DomainError } from '@svc/kernel';
+import { queueOf } from '@svc/contracts';
 import { createTestDatabase, TEST_REDIS_URL, TestDatabase, TestDatabaseMode } from '@svc/test-kit';
 import { Queue } from 'bullmq';
 import { loadConfig } from '@svc/config';
@@ -188,7 +189,7 @@ describe.each(SETUPS)('Jobs platform ($label)', ({ db, bullmq }) => {
       });
       expect(running).toMatchObject({ state: 'running', progress: 40, progressMessage: 'halfway', attempts: 1 });
       if (bullmq) {
-        const queue = new Queue('test.gated', { connection: { url: TEST_REDIS_URL }, prefix });
+        const queue = new Queue(queueOf('test.gated'), { connection: { url: TEST_REDIS_URL }, prefix });
         try {
           expect((await queue.getJob(id))?.progress).toBe(40);
         } finally {

@@ -8,10 +8,12 @@ import {
   OnApplicationBootstrap,
   OnModuleDestroy,
 } from '@nestjs/common';
+import { BullModule, getQueueToken } from '@nestjs/bullmq';
+import type { Queue } from 'bullmq';
 import { APP_CONFIG, AppConfig } from '@svc/config';
 import { Database, TypeOrmUnitOfWork } from '@svc/database';
 import { JobQueue } from '@svc/kernel';
-import { BullMqJobWorker } from './bullmq-job-worker';
+import { BullMqDelivery, jobProcessor } from './bullmq-job-worker';
 import { DatabaseJobRunner } from './database-job-runner';
 import { EnqueueSignal } from './enqueue-signal';
 import { JobExecutor } from './job-executor';
@@ -32,22 +34,27 @@ export interface JobsModuleOptions {
   queuePrefix?: string;
   /** Retry delays; default 1 s doubling up to 5 min. */
   backoff?: BackoffOptions;
+  /**
+   * The BullMQ queues this process consumes when it runs workers in the BullMQ mode: one per context
+   * (`queueOf(jobName)`), each with a `@nestjs/bullmq` processor dispatching on the job's name.
+   */
+  queues?: readonly string[];
 }
 
 export const JOBS_MODULE_OPTIONS = Symbol('JOBS_MODULE_OPTIONS');
+const QUEUE_ERROR_LISTENERS = Symbol('QUEUE_ERROR_LISTENERS');
 
 /**
  * Starts this process's background machinery at bootstrap and stops it at shutdown, before the
  * database closes (DatabaseModule closes it in onApplicationShutdown, a later phase):
  * - database mode: the DatabaseJobRunner, when runWorkers;
  * - BullMQ mode: the OutboxRelay in every process (rows enqueued here reach Redis without waiting for
- *   another app), and the BullMqJobWorker when runWorkers.
+ *   another app); the queues' processors are `@nestjs/bullmq` workers (see JobsModule).
  */
 @Injectable()
 export class JobsLifecycle implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('Jobs');
   private runner?: DatabaseJobRunner;
-  private worker?: BullMqJobWorker;
   private relay?: OutboxRelay;
 
   constructor(
@@ -73,16 +80,6 @@ export class JobsLifecycle implements OnApplicationBootstrap, OnModuleDestroy {
       const prefix = this.options.queuePrefix ?? 'jobs';
       this.relay = new OutboxRelay(this.table, this.signal, { redisUrl, prefix, pollIntervalMs: this.config.JOBS_POLL_INTERVAL_MS });
       this.relay.start();
-      if (runWorkers) {
-        this.worker = new BullMqJobWorker(this.table, this.executor, this.registry, {
-          redisUrl,
-          prefix,
-          concurrency,
-          leaseSeconds: this.config.JOBS_LEASE_SECONDS,
-          backoff: this.options.backoff,
-        });
-        this.worker.start();
-      }
     } else if (runWorkers) {
       this.runner = new DatabaseJobRunner(this.table, this.executor, this.registry, this.signal, {
         concurrency,
@@ -97,7 +94,7 @@ export class JobsLifecycle implements OnApplicationBootstrap, OnModuleDestroy {
 
   async onModuleDestroy(): Promise<void> {
     const timeoutMs = this.config.SHUTDOWN_TIMEOUT_MS;
-    await Promise.all([this.runner?.stop(timeoutMs), this.worker?.stop(timeoutMs)]);
+    await this.runner?.stop(timeoutMs);
     await this.relay?.stop();
   }
 }
@@ -123,10 +120,29 @@ export function jobConcurrency(config: Pick<AppConfig, 'JOBS_CONCURRENCY' | 'DAT
 @Global()
 @Module({})
 export class JobsModule {
-  static forRoot(options: JobsModuleOptions = {}): DynamicModule {
+  /**
+   * `config`: the validated configuration, read here because the BullMQ mode adds modules
+   * (`BullModule`, one processor per queue) that the database mode must not have.
+   */
+  static forRoot(options: JobsModuleOptions, config: AppConfig): DynamicModule {
+    const bullmq = config.jobsMode === 'bullmq' && config.JOBS_ENABLED;
+    const consume = bullmq && (options.runWorkers ?? true);
+    const settings = { concurrency: jobConcurrency(config, config.databaseMode === 'embedded'), leaseSeconds: config.JOBS_LEASE_SECONDS, backoff: options.backoff };
     return {
       module: JobsModule,
       global: true,
+      imports: consume
+        ? [
+            BullModule.forRoot({
+              // Workers' connections retry for ever, as a consumer's should (the relay's producers fail fast).
+              connection: { url: config.REDIS_URL as string },
+              prefix: options.queuePrefix ?? 'jobs',
+            }),
+            // registerQueue also brings the module's explorer, which finds the processors below and
+            // starts one worker per queue (forRoot alone only stores the shared configuration).
+            BullModule.registerQueue(...(options.queues ?? []).map((name) => ({ name }))),
+          ]
+        : [],
       providers: [
         { provide: JOBS_MODULE_OPTIONS, useValue: options },
         { provide: JobHandlerRegistry, useFactory: () => new JobHandlerRegistry() },
@@ -154,6 +170,22 @@ export class JobsModule {
           useFactory: (db: Database, table: JobTable, signal: EnqueueSignal): JobQueue => new OutboxJobQueue(table, db.unitOfWork, signal),
         },
         JobsLifecycle,
+        ...(consume
+          ? [
+              { provide: BullMqDelivery, inject: [JobTable, JobExecutor], useFactory: (table: JobTable, executor: JobExecutor) => new BullMqDelivery(table, executor, config.SHUTDOWN_TIMEOUT_MS) },
+              ...(options.queues ?? []).map((queue) => jobProcessor(queue, settings)),
+              {
+                // The registered queues report connection errors through the delivery's throttled warning
+                // (BullMQ prints an unheard 'error' event to the console, once per reconnection attempt).
+                provide: QUEUE_ERROR_LISTENERS,
+                inject: [BullMqDelivery, ...(options.queues ?? []).map((queue) => getQueueToken(queue))],
+                useFactory: (delivery: BullMqDelivery, ...queues: Queue[]) => {
+                  for (const queue of queues) queue.on('error', (error) => delivery.warning.warn(`BullMQ queue "${queue.name}": ${error.message}`));
+                  return queues.length;
+                },
+              },
+            ]
+          : []),
       ],
       exports: [JobQueue, JobHandlerRegistry, JobStore],
     };

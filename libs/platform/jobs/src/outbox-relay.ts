@@ -2,6 +2,7 @@ import { ThrottledWarning } from '@svc/kernel';
 import { Logger } from '@nestjs/common';
 import { Queue } from 'bullmq';
 import { producerConnection, withTimeout } from './bullmq-connection';
+import { queueOf } from '@svc/contracts';
 import { ROW_BACKOFF_TYPE } from './bullmq-job-worker';
 import type { EnqueueSignal } from './enqueue-signal';
 import type { JobTable } from './job-table';
@@ -62,7 +63,7 @@ export class OutboxRelay {
     const relayed: string[] = [];
     try {
       for (const row of rows) {
-        const queue = this.queue(row.name);
+        const queue = this.queue(queueOf(row.name));
         const timeoutMs = this.options.redisTimeoutMs ?? 2000;
         await withTimeout(queue.waitUntilReady(), timeoutMs, 'Redis is unreachable');
         await withTimeout(

@@ -62,7 +62,8 @@ export async function startJobsApp(
     imports: [
       PlatformCoreModule.forRoot(config),
       DatabaseModule.forRoot(TEST_PARTS),
-      JobsModule.forRoot(options),
+      // The jobs these tests enqueue are `test.*` and `killtest.*`: their queues.
+      JobsModule.forRoot({ queues: ['test', 'killtest'], ...options }, config),
     ],
     providers: [
       {

@@ -28,3 +28,15 @@ export interface RepositoryIndexDocumentPayload {
   /** The content version to index; a job for an older version does nothing. */
   contentHash: string;
 }
+
+/**
+ * The BullMQ queue of a job: its context (`repository.index-document` → `repository`). One queue per
+ * context; its processor dispatches on the job's name.
+ */
+export function queueOf(jobName: string): string {
+  const dot = jobName.indexOf('.');
+  return dot > 0 ? jobName.slice(0, dot) : jobName;
+}
+
+/** The queues of the jobs above, one per context: what a worker process consumes. */
+export const JOB_QUEUES: readonly string[] = [...new Set(Object.values(JOB_NAMES).map(queueOf))];
