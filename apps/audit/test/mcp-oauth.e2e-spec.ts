@@ -33,6 +33,7 @@ interface LoggedRequest {
   url: string;
   status: number;
   cacheControl: string | null;
+  etag: string | null;
 }
 
 /** The MCP SDK's client-side OAuth storage, in memory; the "user agent" step is `authorizeInBrowser`. */
@@ -143,7 +144,7 @@ describe.each<ServiceMode>(['embedded', 'distributed'])('audit MCP endpoint with
   /** Every request the SDK makes (MCP, discovery, registration, token) goes through this fetch. */
   const loggingFetch: FetchLike = async (url, init) => {
     const res = await fetch(url, init);
-    requests.push({ method: init?.method ?? 'GET', url: String(url), status: res.status, cacheControl: res.headers.get('cache-control') });
+    requests.push({ method: init?.method ?? 'GET', url: String(url), status: res.status, cacheControl: res.headers.get('cache-control'), etag: res.headers.get('etag') });
     return res;
   };
 
@@ -357,7 +358,8 @@ describe.each<ServiceMode>(['embedded', 'distributed'])('audit MCP endpoint with
     const callbackTransport = new StreamableHTTPClientTransport(new URL(mcpUrl), { authProvider: provider, fetch: loggingFetch });
     await callbackTransport.finishAuth(provider.codes[0]);
     const tokenCall = requests.filter((r) => r.method === 'POST' && r.url === `${urls.auth}/token`);
-    expect(tokenCall).toEqual([expect.objectContaining({ status: 200, cacheControl: 'no-store' })]);
+    // A token response is never cached nor validated against a cache (no ETag).
+    expect(tokenCall).toEqual([expect.objectContaining({ status: 200, cacheControl: 'no-store', etag: null })]);
     expect(provider.saved).toMatchObject({ access_token: expect.any(String), refresh_token: expect.any(String), token_type: expect.stringMatching(/^bearer$/i), expires_in: 3600, scope: 'audit:read audit:write' });
     firstTokens = { ...(provider.saved as OAuthTokens) };
 

@@ -28,6 +28,9 @@ describe('API keys and key exchange', () => {
     const res = await platform('/core/api-key/token', { api_key: adminKey });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ response: { access_token: expect.any(String), token_type: 'bearer', expires_in: 900 } });
+    // No cache may keep it, nor validate it against a stored copy.
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    expect(res.headers.get('etag')).toBeNull();
     const jwks = createRemoteJWKSet(new URL(`${service.urls.auth}/.well-known/jwks.json`));
     const { payload, protectedHeader } = await jwtVerify(res.body.response.access_token, jwks, { issuer: service.urls.auth, algorithms: ['ES256'] });
     expect(protectedHeader.alg).toBe('ES256');

@@ -167,6 +167,12 @@ describe.each<ServiceMode>(['embedded', 'distributed'])('ingestion and semantic 
   it('refuses bad input and bad credentials', async () => {
     expect((await api('/api/documents/upsert', { external_id: 'x', name: 'slides.pptx', content_text: 'x' })).status).toBe(400);
     expect((await api('/api/documents/upsert', { external_id: 'x', name: 'x.md' })).status).toBe(400);
+    // A link is followed by people and assistants: http: and https: only (javascript: would be stored and returned as web_url).
+    for (const url of ['javascript:alert(1)', 'data:text/html,<script>1</script>', 'file:///etc/passwd', 'https://', 'http://a b/']) {
+      const res = await api('/api/documents/upsert', { external_id: 'link', name: 'link.md', content_text: 'x', url });
+      expect({ url, status: res.status, errors: res.body.errors }).toEqual({ url, status: 400, errors: [expect.objectContaining({ field: 'url' })] });
+    }
+    expect((await api('/api/documents/upsert', { external_id: 'link', name: 'link.md', content_text: 'Link', url: 'http://intranet:8080/wiki/Link?x=1#top' })).status).toBe(200);
     const tooBig = await api('/api/documents/upsert', { external_id: 'big', name: 'big.txt', content_base64: Buffer.alloc(10 * 1024 * 1024 + 1, 97).toString('base64') });
     expect(tooBig.status).toBe(413);
     expect(tooBig.body.code).toBe('REPOSITORY.FILE_TOO_LARGE');

@@ -56,9 +56,41 @@ describe('robustness of the standalone service', () => {
     }
   });
 
-  it('answers a non-JSON content type as a body-less call (400 naming the fields), not a 500', async () => {
-    const res = await fetch(`${service.urls.audit}/audit/instance/get-instance`, { method: 'POST', headers: { authorization: `Bearer ${adminKey}`, 'content-type': 'text/plain' }, body: 'instance_id=x' });
-    expect(res.status).toBe(400);
+  it('refuses what no operation can accept with a 400 naming the field, authenticated or not, on every app', async () => {
+    // The field named is where the problem is (for nesting, the path down to the limit).
+    const deep = (levels: number, open: string, close: string) => `{"name":${open.repeat(levels)}1${close.repeat(levels)}}`;
+    const cases: Array<{ url: string; body: unknown; field: string; credential?: string; form?: boolean }> = [
+      // Deep nesting once overflowed the validator's stack (a 500), even on the unauthenticated token exchange.
+      { url: `${service.urls.auth}/core/api-key/token`, body: deep(3000, '{"a":', '}'), field: 'name' },
+      { url: `${service.urls.auth}/core/api-key/token`, body: deep(1500, '[', ']'), field: 'name' },
+      { url: `${service.urls.audit}/audit/instance/create`, body: deep(3000, '{"a":', '}'), field: 'name', credential: adminKey },
+      // NUL reached PostgreSQL ("invalid byte sequence"); a lone surrogate reached jsonb.
+      { url: `${service.urls.audit}/audit/instance/create`, body: { name: 'a\u0000b' }, field: 'name', credential: adminKey },
+      { url: `${service.urls.audit}/audit/instance/create`, body: '{"name":"\\ud800"}', field: 'name', credential: adminKey },
+      { url: `${service.urls.retrieval}/retrieval/semantic-nodes/search`, body: { instance_id: instanceId, query: 'refund\u0000' }, field: 'query', credential: adminKey },
+      { url: `${service.urls.auth}/token`, body: 'grant_type=authorization_code&client_id=a%00b', field: 'client_id', form: true },
+      // Prototype keys are unknown fields, not silently dropped.
+      { url: `${service.urls.audit}/audit/instance/create`, body: '{"name":"x","__proto__":{"admin":true}}', field: '__proto__', credential: adminKey },
+      { url: `${service.urls.audit}/audit/instance/create`, body: '{"name":"x","constructor":{"prototype":{}}}', field: 'constructor', credential: adminKey },
+    ];
+    for (const { url, body, field, credential, form } of cases) {
+      const res = await post(url, body, credential, form ? { 'content-type': 'application/x-www-form-urlencoded' } : {});
+      expect({ url, status: res.status, errors: res.body.errors }).toEqual({ url, status: 400, errors: [expect.objectContaining({ field: expect.stringMatching(new RegExp(`^${field}`)) })] });
+      expect(res.body).toMatchObject({ code: 'REQUEST.VALIDATION_FAILED', detail: expect.stringContaining(field) });
+    }
+  });
+
+  it('answers a body that is not UTF-8 JSON with 415, never reading it as fields', async () => {
+    const getInstance = `${service.urls.audit}/audit/instance/get-instance`;
+    for (const [contentType, body] of [
+      ['text/plain', `{"instance_id":"${instanceId}"}`],
+      ['application/x-www-form-urlencoded', `instance_id=${instanceId}`],
+      ['application/json; charset=utf-16', Buffer.from(`{"instance_id":"${instanceId}"}`, 'utf16le')],
+    ] as const) {
+      const res = await fetch(getInstance, { method: 'POST', headers: { authorization: `Bearer ${adminKey}`, 'content-type': contentType }, body });
+      expect({ contentType, status: res.status }).toEqual({ contentType, status: 415 });
+      expect(await res.json()).toMatchObject({ status: 415, code: expect.stringMatching(/^REQUEST\.UNSUPPORTED_/) });
+    }
   });
 
   it('stops cleanly on SIGTERM (exit code 0) and starts again on the same data', async () => {

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Req } from '@nestjs/common';
+import { Body, Controller, Get, Header, Req } from '@nestjs/common';
 import { API_KEY_VIEW, CREATED_API_KEY, EXCHANGED_TOKEN, OK, USER_VIEW, pageOf } from '@svc/contracts';
 import { clientIpKey, CurrentPrincipal, DeclareOperation, enforceRateLimits, Public, RateLimiter, RawResponse } from '@svc/http';
 import { CreateApiKey, CreateMember, ExchangeApiKey, ListApiKeys, ListMembers, parseApiKey, RevokeApiKey, SetMemberPassword, TokenService } from '@svc/identity-core';
@@ -32,6 +32,7 @@ export class TokenController {
     surface: 'platform',
     public: true,
   })
+  @Header('Cache-Control', 'no-store')
   async token(@Body() body: ExchangeApiKeyInput, @Req() req: Request) {
     await enforceRateLimits(this.limiter, [
       { bucket: 'key-exchange.ip', key: clientIpKey(req), rule: { limit: this.limit.perMinute * 10, windowSeconds: 60 } },

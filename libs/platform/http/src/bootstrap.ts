@@ -7,6 +7,7 @@ import { errorBody } from './error-body';
 import { toDomainError } from './exception.filter';
 import { PinoNestLogger } from './logger';
 import { PlatformRequest, resolveRequestId } from './request-context';
+import { refuseUnsafeInput } from './input-hygiene';
 import { noBodyAsEmptyObject } from './validation';
 
 export interface HttpAppOptions {
@@ -33,6 +34,8 @@ export async function startHttpApp(module: Type<unknown> | object, options: Http
     abortOnError: false,
   });
   app.disable('x-powered-by');
+  // Answers are POST results and tokens: never validated against a cached copy (no ETag).
+  app.set('etag', false);
   app.set('trust proxy', parseTrustProxy(options.trustProxy));
   app.use(requestIdAndAccessLog(options.logger));
   const jsonTypes = ['application/json', 'application/*+json'];
@@ -41,6 +44,7 @@ export async function startHttpApp(module: Type<unknown> | object, options: Http
   app.use(json({ limit: options.jsonBodyLimit, strict: false, type: jsonTypes }));
   app.use(urlencoded({ extended: false, limit: '64kb' }));
   app.use(noBodyAsEmptyObject);
+  app.use(refuseUnsafeInput);
   // Body-parser failures (bad JSON, too large, bad charset) never reach Nest's filters: answer them here, same shape.
   app.use((error: unknown, req: Request, res: Response, next: NextFunction) => {
     if (!error) return next();

@@ -20,6 +20,7 @@ export const STATUS_BY_KIND: Record<DomainErrorKind, number> = {
   rate_limited: 429,
   unavailable: 503,
   method_not_allowed: 405,
+  unsupported_media_type: 415,
   internal: 500,
 };
 

@@ -72,7 +72,7 @@ export function toDomainError(exception: unknown): DomainError {
     return DomainError.invalid('REQUEST.MALFORMED_JSON', 'The request body is not valid JSON.', { hint: 'Send a JSON object with Content-Type: application/json.' });
   }
   if (parserError?.type === 'encoding.unsupported' || parserError?.type === 'charset.unsupported') {
-    return DomainError.invalid('REQUEST.UNSUPPORTED_ENCODING', 'The request body encoding is not supported.');
+    return new DomainError('unsupported_media_type', 'REQUEST.UNSUPPORTED_ENCODING', 'The request body encoding is not supported: send UTF-8 JSON, uncompressed.');
   }
   if (typeof parserError?.status === 'number' && parserError.status >= 400 && parserError.status < 500) {
     return DomainError.invalid('REQUEST.INVALID', 'The request could not be read.');

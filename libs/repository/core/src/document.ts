@@ -66,6 +66,12 @@ export const INGESTION_LIMITS = {
   maxInstanceBytes: 2 * 1024 * 1024 * 1024,
 } as const;
 
+/**
+ * A document's link as people and assistants follow it: `http:` or `https:` with a host, no spaces.
+ * Anything else (`javascript:`, `data:`, `file:`) would be handed to a browser as a clickable `web_url`.
+ */
+export const WEB_URL_PATTERN = /^https?:\/\/[^\s/?#@]+(?:[/?#][^\s]*)?$/i;
+
 /** Ingestion limits in force, from configuration. */
 export class IngestionSettings {
   constructor(readonly maxInstanceBytes: number = INGESTION_LIMITS.maxInstanceBytes) {}

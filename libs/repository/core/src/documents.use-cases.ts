@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { JOB_NAMES, RepositoryIndexDocumentPayload } from '@svc/contracts';
 import { ActivityLog, Clock, DomainError, IdGenerator, JobQueue, Page, PageRequest, UnitOfWork, VectorIndex } from '@svc/kernel';
-import { documentView, DocumentView, INGESTION_LIMITS, IngestionSettings, RepositoryDocument } from './document';
+import { documentView, DocumentView, INGESTION_LIMITS, IngestionSettings, RepositoryDocument, WEB_URL_PATTERN } from './document';
 import { DocumentRepository, SemanticNodeRepository } from './documents.ports';
 import { mediaTypeFor, SUPPORTED_MEDIA_TYPES } from './parsing/document-parser.port';
 import { IndexationState, PENDING_INDEXATION_STATES } from './repository-instance';
@@ -51,6 +51,11 @@ export class IngestDocument {
   async execute(instanceId: string, input: IngestInput): Promise<DocumentView & { reindexing: boolean }> {
     if (input.content.length > INGESTION_LIMITS.maxFileBytes) {
       throw new DomainError('too_large', 'REPOSITORY.FILE_TOO_LARGE', `${input.name} is ${input.content.length} bytes; the limit is ${INGESTION_LIMITS.maxFileBytes} bytes per file.`);
+    }
+    if (input.url && !WEB_URL_PATTERN.test(input.url)) {
+      throw DomainError.invalid('REPOSITORY.INVALID_URL', 'url must be an http: or https: URL.', {
+        errors: [{ field: 'url', message: 'url must be an http: or https: URL' }],
+      });
     }
     const mediaType = mediaTypeFor(input.name, input.mediaType);
     if (!mediaType) {

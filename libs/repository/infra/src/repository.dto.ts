@@ -1,6 +1,6 @@
 import { IsPrefixedId, PaginationInput } from '@svc/http';
-import { INDEXATION_STATES, IndexationState, INGESTION_LIMITS, INSTANCE_KEY_NAME_MAX_LENGTH } from '@svc/repository-core';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsBase64, IsIn, IsInt, IsObject, IsOptional, IsString, Max, MaxLength, Min, MinLength } from 'class-validator';
+import { INDEXATION_STATES, IndexationState, INGESTION_LIMITS, INSTANCE_KEY_NAME_MAX_LENGTH, WEB_URL_PATTERN } from '@svc/repository-core';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsBase64, IsIn, IsInt, IsObject, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
 
 export class UpsertDocumentInput {
   @IsString()
@@ -16,6 +16,7 @@ export class UpsertDocumentInput {
   @IsOptional()
   @IsString()
   @MaxLength(2000)
+  @Matches(WEB_URL_PATTERN, { message: 'url must be an http: or https: URL' })
   url?: string;
 
   @IsOptional()

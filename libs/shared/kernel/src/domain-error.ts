@@ -9,6 +9,8 @@ export type DomainErrorKind =
   | 'rate_limited'
   | 'unavailable'
   | 'method_not_allowed'
+  /** The body is not in a format the operation reads (415). */
+  | 'unsupported_media_type'
   /** A bug on our side: logged with details, answered with a generic 500. */
   | 'internal';
 
