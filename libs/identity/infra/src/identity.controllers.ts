@@ -72,7 +72,7 @@ export class OrganizationAdminController {
   async addMember(@Body() body: CreateMemberInput, @CurrentPrincipal() principal: Principal) {
     const { password, ...member } = body;
     const created = await this.createMember.execute(principal.organizationId, member, principal);
-    if (password !== undefined) await this.setPassword.execute(principal, principal.organizationId, created.id, password);
+    if (password !== undefined && password !== null) await this.setPassword.execute(principal, principal.organizationId, created.id, password);
     return created;
   }
 

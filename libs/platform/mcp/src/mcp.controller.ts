@@ -1,11 +1,12 @@
 import { Controller, Delete, Get, HttpCode, Inject, Optional, Post, Req, Res } from '@nestjs/common';
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CallToolRequestSchema, CallToolResult, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { SERVICE_VERSION } from '@svc/contracts';
 import { BearerOnly, errorBody, ResourceServerOptions, jsonSchemaOf, OperationAuthorizer, OperationRegistry, PlatformRequest, Public, RawResponse, RegisteredOperation, toDomainError } from '@svc/http';
 import { assertScope, DomainError, Principal, requiredScope } from '@svc/kernel';
 import type { Response } from 'express';
+import { StrictParamsServer } from './strict-params.server';
 
 export interface McpOptions {
   /** Reported to clients at initialisation. Tools are this app's catalogued operations flagged `mcp`. */
@@ -84,7 +85,7 @@ export class McpController {
   }
 
   private buildServer(principal: Principal, requestId: string): Server {
-    const server = new Server({ name: this.options.serverName, version: SERVICE_VERSION }, { capabilities: { tools: {} } });
+    const server = new StrictParamsServer({ name: this.options.serverName, version: SERVICE_VERSION }, { capabilities: { tools: {} } });
     server.setRequestHandler(ListToolsRequestSchema, async () => ({
       tools: this.tools().map(({ definition }) => ({
         name: definition.name,
