@@ -1,4 +1,4 @@
-import { ArrayMaxSize, IsArray } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsInt, IsOptional, IsString, MaxLength, Min, MinLength } from 'class-validator';
 import { IsPrefixedId, StrictBodyPipe, validateInput } from './validation';
 
 class IdsInput {
@@ -64,5 +64,25 @@ describe('validateInput (no body)', () => {
     for (const body of [null, [], 'text', 42, true]) {
       await expect(validateInput(NoFields, body)).rejects.toMatchObject({ code: 'REQUEST.BODY_NOT_OBJECT', kind: 'invalid' });
     }
+  });
+});
+
+class NamedInput {
+  @IsString()
+  @MinLength(1)
+  @MaxLength(200)
+  name!: string;
+
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  count?: number;
+}
+
+describe('validateInput messages', () => {
+  it('names the first real problem of a field: its type before its length or range', async () => {
+    await expect(validateInput(NamedInput, { name: 12345 })).rejects.toMatchObject({ message: 'Invalid request: name must be a string.' });
+    await expect(validateInput(NamedInput, { name: 'x', count: 'many' })).rejects.toMatchObject({ message: 'Invalid request: count must be an integer number.' });
+    await expect(validateInput(NamedInput, { name: '' })).rejects.toMatchObject({ message: 'Invalid request: name must be longer than or equal to 1 characters.' });
   });
 });

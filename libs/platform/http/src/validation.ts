@@ -108,10 +108,21 @@ function namespaceOf(prefix: IdPrefix): string {
   return (entry?.[0] ?? 'ID').replace(/([a-z])([A-Z])/g, '$1_$2').toUpperCase();
 }
 
+/**
+ * Constraints a field fails, most telling first: unknown or missing, then the wrong type, then the
+ * rest (lengths, ranges, formats). `{"name": 12345}` says "name must be a string", not its length rule.
+ */
+const FIRST_CONSTRAINTS = ['whitelistValidation', 'isDefined', 'isString', 'isInt', 'isNumber', 'isBoolean', 'isArray', 'isObject'];
+
+function rank(constraint: string): number {
+  const index = FIRST_CONSTRAINTS.indexOf(constraint);
+  return index === -1 ? FIRST_CONSTRAINTS.length : index;
+}
+
 function flatten(failures: ValidationError[], parent = ''): FieldError[] {
   return failures.flatMap((failure) => {
     const field = parent ? `${parent}.${failure.property}` : failure.property;
-    const own = Object.entries(failure.constraints ?? {}).map(([constraint, message]) => ({
+    const own = Object.entries(failure.constraints ?? {}).sort(([a], [b]) => rank(a) - rank(b)).map(([constraint, message]) => ({
       field,
       message: constraint === 'whitelistValidation' ? `${field} is not a known field` : message.replace(failure.property, field),
     }));
