@@ -1,3 +1,4 @@
+import { loggableError } from '@svc/kernel';
 import { INestApplication } from '@nestjs/common';
 import { AppConfig, ConfigError, loadConfig } from '@svc/config';
 import { Database } from '@svc/database';
@@ -80,7 +81,7 @@ function closeOnSignal(close: () => Promise<void>, config: AppConfig, logger: Lo
     close()
       .then(() => process.exit(0))
       .catch((error: unknown) => {
-        logger.error({ err: error }, 'error during shutdown');
+        logger.error({ err: loggableError(error) }, 'error during shutdown');
         process.exit(1);
       });
   };

@@ -1,5 +1,5 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger, Optional } from '@nestjs/common';
-import { DomainError, isDomainError } from '@svc/kernel';
+import { DomainError, isDomainError, loggableError } from '@svc/kernel';
 import type { Response } from 'express';
 import { errorBody, ErrorBody } from './error-body';
 import { PlatformRequest, resolveRequestId } from './request-context';
@@ -28,7 +28,7 @@ export class PlatformExceptionFilter implements ExceptionFilter {
     const error = toDomainError(exception);
     const body: ErrorBody = errorBody(error, requestId);
     if (error.kind === 'internal' || (error.kind === 'unavailable' && !isDomainError(exception))) {
-      this.logger.error({ err: exception, requestId }, 'Unhandled error');
+      this.logger.error({ err: loggableError(exception), requestId }, 'Unhandled error');
     } else if (error.kind === 'unavailable') {
       // A dependency the use case reported (the LLM, a key store): operators need to see it. The
       // message names the failure without secrets; of the cause only its class and code, since a

@@ -1,3 +1,4 @@
+import { loggableError } from '@svc/kernel';
 import { LoggerService } from '@nestjs/common';
 import pino, { Logger } from 'pino';
 
@@ -66,7 +67,9 @@ export class PinoNestLogger implements LoggerService {
     this.write('fatal', message, context);
   }
   private write(level: pino.Level, message: unknown, context?: string): void {
-    if (message !== null && typeof message === 'object') this.logger[level]({ context, ...(message as object) });
+    // An error keeps only what may be logged (never a statement's parameters: loggableError).
+    if (message instanceof Error) this.logger[level]({ context, err: loggableError(message) }, message.name);
+    else if (message !== null && typeof message === 'object') this.logger[level]({ context, ...(message as object) });
     else this.logger[level]({ context }, String(message));
   }
 }

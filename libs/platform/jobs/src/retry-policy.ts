@@ -1,4 +1,4 @@
-import { isDomainError } from '@svc/kernel';
+import { describeErrorSafely, isDomainError } from '@svc/kernel';
 
 export interface BackoffOptions {
   /** Delay before the first retry, before jitter. */
@@ -57,7 +57,8 @@ export function decideAfterFailure(
 export function describeFailure(error: unknown): string {
   let text: string;
   if (isDomainError(error)) text = `${error.code}: ${error.message}`;
-  else if (error instanceof Error) text = error.message || error.name;
+  // Never a database error's message or parameters: they may quote the job's data.
+  else if (error instanceof Error) text = describeErrorSafely(error);
   else text = String(error);
   text = text.replace(/\s+/g, ' ').trim() || 'Unknown error';
   return text.length > MAX_ERROR_LENGTH ? `${text.slice(0, MAX_ERROR_LENGTH - 1)}…` : text;

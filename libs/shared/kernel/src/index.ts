@@ -14,3 +14,4 @@ export * from './scopes';
 export * from './throttled-warning';
 export * from './retry-after';
 export * from './instance-access';
+export * from './loggable-error';
