@@ -152,6 +152,18 @@ describe('API keys and key exchange', () => {
     expect(replaced.headers.get('x-request-id')).toBe(replaced.body.request_id);
   });
 
+  it('logs each request with its real path and its own app, also for the OAuth endpoints mounted on a router', async () => {
+    await fetch(`${service.urls.auth}/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-request-id': 'log-path-token' }, body: 'grant_type=x' });
+    await post(`${service.urls.audit}/audit/instance/get-instance`, { instance_id: instanceId }, adminKey, { 'x-request-id': 'log-path-audit' });
+    const entry = (requestId: string) =>
+      waitFor(async () => {
+        const line = service.output().split('\n').find((l) => l.includes(`"requestId":"${requestId}"`) && l.includes('"msg":"request"'));
+        return line ? (JSON.parse(line.slice(line.indexOf('{'))) as Json) : undefined;
+      }, 5000, `the request log line of ${requestId}`);
+    expect(await entry('log-path-token')).toMatchObject({ app: 'platform-auth', method: 'POST', path: '/token', status: 400 });
+    expect(await entry('log-path-audit')).toMatchObject({ app: 'audit', path: '/audit/instance/get-instance', status: 200 });
+  });
+
   it('never writes a raw key or token into its logs', async () => {
     expect(service.output()).not.toContain(adminKey);
     expect(service.output()).not.toContain(token);

@@ -71,11 +71,13 @@ function requestIdAndAccessLog(logger: Logger) {
   return (req: Request, res: Response, next: NextFunction) => {
     const request = req as PlatformRequest;
     request.requestId = resolveRequestId(req.headers['x-request-id']);
+    request.appLog = logger;
     res.setHeader('x-request-id', request.requestId);
     const started = process.hrtime.bigint();
+    // originalUrl: routers mounted on a path (the OAuth endpoints) leave req.path relative to it.
     res.on('finish', () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      const entry = { requestId: request.requestId, method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms * 10) / 10, principal: request.principal?.credential.id };
+      const entry = { requestId: request.requestId, method: req.method, path: req.originalUrl.split('?')[0], status: res.statusCode, ms: Math.round(ms * 10) / 10, principal: request.principal?.credential.id };
       if (res.statusCode >= 500) logger.error(entry, 'request failed');
       else logger.info(entry, 'request');
     });

@@ -7,7 +7,7 @@ import { INSTANCE_KEY_CHALLENGE, ResourceServerOptions } from './resource-server
 const resourceServer = new ResourceServerOptions('retrieval', 'https://retrieval.example.com', 'https://auth.example.com');
 
 /** The surface is what the auth guard set on the request (the instance API's `/api/...`, or the Bearer REST surface). */
-function respond(exception: unknown, request: { path: string; surface?: Surface; headers?: Record<string, string> }) {
+function respond(exception: unknown, request: { path: string; surface?: Surface; headers?: Record<string, string>; appLog?: { error: jest.Mock; warn: jest.Mock } }) {
   const headers: Record<string, string> = {};
   const sent: { status?: number; body?: string } = {};
   const response = {
@@ -55,5 +55,14 @@ describe('PlatformExceptionFilter: WWW-Authenticate by surface', () => {
     const scope = respond(new InsufficientScopeError('retrieval:read'), { path: '/mcp' });
     expect(scope.status).toBe(403);
     expect(scope.wwwAuthenticate).toMatch(/^Bearer error="insufficient_scope", scope="retrieval:read"/);
+  });
+});
+
+describe('PlatformExceptionFilter logging', () => {
+  it("logs an unexpected error through the request's own app logger (the standalone runs four apps in one process)", () => {
+    const appLog = { error: jest.fn(), warn: jest.fn() };
+    const { status } = respond(Object.assign(new Error('boom'), { name: 'TypeError' }), { path: '/audit/x', appLog });
+    expect(status).toBe(500);
+    expect(appLog.error).toHaveBeenCalledWith({ err: expect.objectContaining({ type: 'TypeError', message: 'boom' }), requestId: 'req_1' }, 'Unhandled error');
   });
 });

@@ -13,6 +13,8 @@ import { ResourceServerOptions } from './resource-server';
 @Catch()
 export class PlatformExceptionFilter implements ExceptionFilter {
   private readonly logger = new Logger('HTTP');
+  /** Nest's logger with pino's argument order, for requests that came without the app's own. */
+  private readonly nestLog = { error: (fields: object, message: string) => this.logger.error({ ...fields, msg: message }), warn: (fields: object, message: string) => this.logger.warn({ ...fields, msg: message }) };
 
   /**
    * Set on protected resources (audit, retrieval): their 401/403s carry a `WWW-Authenticate`
@@ -28,13 +30,13 @@ export class PlatformExceptionFilter implements ExceptionFilter {
     const error = toDomainError(exception);
     const body: ErrorBody = errorBody(error, requestId);
     if (error.kind === 'internal' || (error.kind === 'unavailable' && !isDomainError(exception))) {
-      this.logger.error({ err: loggableError(exception), requestId }, 'Unhandled error');
+      (request.appLog ?? this.nestLog).error({ err: loggableError(exception), requestId }, 'Unhandled error');
     } else if (error.kind === 'unavailable') {
       // A dependency the use case reported (the LLM, a key store): operators need to see it. The
       // message names the failure without secrets; of the cause only its class and code, since a
       // driver's message may quote a parameter.
       const cause = error.cause as { name?: unknown; code?: unknown } | undefined;
-      this.logger.warn({ code: error.code, requestId, cause: cause ? { name: cause.name, code: cause.code } : undefined }, error.message);
+      (request.appLog ?? this.nestLog).warn({ code: error.code, requestId, cause: cause ? { name: cause.name, code: cause.code } : undefined }, error.message);
     }
     // BEHAVIOUR.md: every 503 says when to retry, even when the failure did not (a refused LLM credential).
     const retryAfter = error.retryAfterSeconds ?? (body.status === 503 ? DEFAULT_UNAVAILABLE_RETRY_AFTER_S : undefined);

@@ -11,6 +11,8 @@ export interface PlatformRequest extends Request {
   surface?: Surface;
   /** The caller's standing on the instance the operation names, set by the authorizer. */
   instanceAccess?: InstanceAccess;
+  /** The app's own logger (in the standalone, Nest's global logger is the last app's). */
+  appLog?: { error(fields: object, message: string): void; warn(fields: object, message: string): void };
 }
 
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
