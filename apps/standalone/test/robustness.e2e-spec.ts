@@ -80,6 +80,34 @@ describe('robustness of the standalone service', () => {
     }
   });
 
+  it('answers CORS preflights for the allowed origins and refuses the others in the error shape', async () => {
+    const listUrl = `${service.urls.audit}/audit/instance/list-instances-for-user`;
+    const allowedOrigin = new URL(service.urls.auth).origin;
+    const preflight = (origin: string) =>
+      fetch(listUrl, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type' } });
+    const ok = await preflight(allowedOrigin);
+    expect(ok.status).toBe(204);
+    expect(ok.headers.get('access-control-allow-origin')).toBe(allowedOrigin);
+    expect(ok.headers.get('access-control-allow-credentials')).toBe('true');
+    expect(ok.headers.get('access-control-allow-methods')).toContain('POST');
+    expect(ok.headers.get('access-control-allow-headers')).toEqual(expect.stringContaining('authorization'));
+    const evil = await preflight('https://evil.example');
+    expect(evil.status).toBe(403);
+    expect(evil.headers.get('access-control-allow-origin')).toBeNull();
+    expect(await evil.json()).toMatchObject({ status: 403, code: 'AUTH.ORIGIN_NOT_ALLOWED' });
+    // The actual call from the allowed origin can be read by the page.
+    const call = await fetch(listUrl, { method: 'POST', headers: { origin: allowedOrigin, authorization: `Bearer ${adminKey}`, 'content-type': 'application/json' }, body: '{}' });
+    expect(call.status).toBe(200);
+    expect(call.headers.get('access-control-allow-origin')).toBe(allowedOrigin);
+    expect(call.headers.get('access-control-expose-headers')).toContain('x-request-id');
+  });
+
+  it('answers oversized headers with 431 in the error shape, not a bare status line', async () => {
+    const res = await fetch(`${service.urls.audit}/audit/instance/list-instances-for-user`, { method: 'POST', headers: { 'x-padding': 'x'.repeat(20_000), 'content-type': 'application/json' }, body: '{}' });
+    expect(res.status).toBe(431);
+    expect(await res.json()).toMatchObject({ status: 431, code: 'REQUEST.HEADERS_TOO_LARGE', detail: expect.any(String) });
+  });
+
   it('answers a body that is not UTF-8 JSON with 415, never reading it as fields', async () => {
     const getInstance = `${service.urls.audit}/audit/instance/get-instance`;
     for (const [contentType, body] of [

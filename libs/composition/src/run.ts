@@ -34,6 +34,7 @@ async function startApp(name: AppName, shared: SharedInfrastructure, logger: Log
     logger: logger.child({ app: name }),
     jsonBodyLimit: config.JSON_BODY_LIMIT,
     trustProxy: config.TRUST_PROXY,
+    allowedOrigins: config.allowedOrigins,
     routeBodyLimits: name === 'retrieval' ? { '/api/documents/upsert': INGESTION_LIMITS.maxRequestBytes } : undefined,
   });
 }

@@ -3,6 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { json, NextFunction, Request, Response, urlencoded } from 'express';
 import type { Logger } from 'pino';
+import { answerClientErrorsInShape, cors } from './cors';
 import { errorBody } from './error-body';
 import { toDomainError } from './exception.filter';
 import { PinoNestLogger } from './logger';
@@ -17,6 +18,8 @@ export interface HttpAppOptions {
   logger: Logger;
   jsonBodyLimit: string;
   trustProxy: string;
+  /** Browser origins of the first-party web apps, answered CORS preflights (ALLOWED_ORIGINS). */
+  allowedOrigins?: readonly string[];
   /** Larger JSON limits for specific paths (document ingestion), instead of jsonBodyLimit. */
   routeBodyLimits?: Record<string, string>;
   /** Runs after the app is initialised and before it listens (first-start bootstrap), so ready means ready. */
@@ -38,6 +41,8 @@ export async function startHttpApp(module: Type<unknown> | object, options: Http
   app.set('etag', false);
   app.set('trust proxy', parseTrustProxy(options.trustProxy));
   app.use(requestIdAndAccessLog(options.logger));
+  app.use(cors(options.allowedOrigins ?? []));
+  answerClientErrorsInShape(app.getHttpServer());
   const jsonTypes = ['application/json', 'application/*+json'];
   for (const [path, limit] of Object.entries(options.routeBodyLimits ?? {})) app.use(path, json({ limit, strict: false, type: jsonTypes }));
   // A body already read by a route-specific parser is skipped by this one.
