@@ -2,7 +2,7 @@ import { loggableError } from '@svc/kernel';
 import { INestApplication } from '@nestjs/common';
 import { AppConfig, ConfigError, loadConfig } from '@svc/config';
 import { Database } from '@svc/database';
-import { createRootLogger, startHttpApp } from '@svc/http';
+import { createRootLogger, drain, startHttpApp } from '@svc/http';
 import { BootstrapInstallation, BootstrapResult } from '@svc/identity-core';
 import { IngestDocument, INGESTION_LIMITS } from '@svc/repository-core';
 import { DEMO_DOCUMENTS } from './demo-documents';
@@ -96,7 +96,10 @@ export async function runApp(name: AppName): Promise<void> {
   const logger = createRootLogger({ level: config.LOG_LEVEL, name });
   // platform-auth bootstraps before it listens: once it is ready, the admin key and password work.
   const app = await startApp(name, { config }, logger, name === 'platform-auth' ? async (a) => void (await bootstrap(a, config, logger)) : undefined);
-  closeOnSignal(() => app.close(), config, logger);
+  closeOnSignal(async () => {
+    await drain(app);
+    await app.close();
+  }, config, logger);
 }
 
 /** All four apps in one process on one embedded (or external) database: the quick-start mode. */
@@ -119,6 +122,8 @@ export async function runStandalone(): Promise<void> {
     throw error;
   }
   closeOnSignal(async () => {
+    // Every app stops taking requests at once and finishes those in flight, then each closes.
+    await Promise.all(apps.map((app) => drain(app)));
     for (const app of apps) await app.close();
     await database.close();
   }, config, logger);

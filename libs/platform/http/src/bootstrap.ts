@@ -4,6 +4,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { json, NextFunction, Request, Response, urlencoded } from 'express';
 import type { Logger } from 'pino';
 import { answerClientErrorsInShape, cors } from './cors';
+import { drainAware } from './drain';
 import { errorBody } from './error-body';
 import { toDomainError } from './exception.filter';
 import { PinoNestLogger } from './logger';
@@ -40,6 +41,7 @@ export async function startHttpApp(module: Type<unknown> | object, options: Http
   // Answers are POST results and tokens: never validated against a cached copy (no ETag).
   app.set('etag', false);
   app.set('trust proxy', parseTrustProxy(options.trustProxy));
+  app.use(drainAware(app.getHttpServer()));
   app.use(requestIdAndAccessLog(options.logger));
   app.use(cors(options.allowedOrigins ?? []));
   answerClientErrorsInShape(app.getHttpServer());

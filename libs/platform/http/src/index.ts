@@ -20,3 +20,4 @@ export * from './rate-limit/memory.rate-limiter';
 export * from './rate-limit/redis.rate-limiter';
 export * from './rate-limit/enforce-rate-limits';
 export * from './rate-limit/client-ip';
+export * from './drain';
