@@ -177,10 +177,16 @@ describe('hostile input on every route (standalone, embedded)', () => {
       "grant_type=refresh_token&client_id=nope&refresh_token=' OR 1=1", 'token=x&client_id=', '__proto__=x&constructor=y', 'client_id=a&client_id=b',
     ];
     const jsonForms: unknown[] = [{ client_id: 'a\u0000b' }, { client_id: '\ud800' }, { client_id: ['a', 'b'] }, { client_id: null }, { grant_type: { $ne: 1 } }];
+    const dumps: string[] = [];
+    const described = ({ json }: { json: Json }) => {
+      const description = (json as { error_description?: unknown } | undefined)?.error_description;
+      if (typeof description === 'string' && /^\s*[[{]/.test(description)) dumps.push(description.slice(0, 120));
+    };
     for (const path of ['/token', '/revoke', '/register', '/authorize']) {
       for (const body of forms) {
-        await send(`${service.urls.auth}${path}`, body, { 'content-type': 'application/x-www-form-urlencoded' }, `${path} form ${body.slice(0, 60)}`);
+        described(await send(`${service.urls.auth}${path}`, body, { 'content-type': 'application/x-www-form-urlencoded' }, `${path} form ${body.slice(0, 60)}`));
       }
+      described(await send(`${service.urls.auth}${path}`, JSON.stringify({ redirect_uris: 5, client_name: ['x'] }), { 'content-type': 'application/json' }, `${path} bad metadata`));
       for (const form of jsonForms) await send(`${service.urls.auth}${path}`, JSON.stringify(form), { 'content-type': 'application/json' }, `${path} json ${JSON.stringify(form)}`);
       for (const body of HOSTILE_BODIES) await send(`${service.urls.auth}${path}`, body, { 'content-type': 'application/json' }, `${path} body ${body.slice(0, 60)}`);
       const query = await fetch(`${service.urls.auth}${path}?client_id=a%00b&redirect_uri=%ud800`, { redirect: 'manual' });
@@ -188,6 +194,10 @@ describe('hostile input on every route (standalone, embedded)', () => {
       if (query.status >= 500) fiveHundreds.push(`${query.status} GET ${path} with a NUL query`);
     }
     expect(fiveHundreds).toEqual([]);
+    // OAuth errors describe the problem in a sentence, never as a schema library's JSON dump.
+    expect(dumps).toEqual([]);
+    const registration = await send(`${service.urls.auth}/register`, JSON.stringify({ redirect_uris: 5 }), { 'content-type': 'application/json' }, 'bad registration');
+    expect(registration).toMatchObject({ status: 400, json: { error: 'invalid_client_metadata', error_description: expect.stringMatching(/^Invalid request: redirect_uris: .+\.$/) } });
   }, 300000);
 
   it('never answers 5xx, nor an internal JSON-RPC error, on /mcp', async () => {

@@ -284,7 +284,8 @@ describe('admin CLI with BullMQ jobs (PostgreSQL and Redis)', () => {
     const redis = new Redis(TEST_REDIS_URL, { maxRetriesPerRequest: 1 });
     try {
       // The CLI's outbox relay copied the job to BullMQ before the process closed.
-      expect(await redis.keys(`${prefix}:workspace.run-step:job_*`)).toHaveLength(1);
+      // One BullMQ queue per context (ADR 0026): the workspace's jobs go to `workspace`.
+      expect(await redis.keys(`${prefix}:workspace:job_*`)).toHaveLength(1);
     } finally {
       redis.disconnect();
     }

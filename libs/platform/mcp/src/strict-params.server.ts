@@ -1,12 +1,8 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
+import { describeSchemaIssues, SchemaIssue } from '@svc/kernel';
 
 type RequestHandler = (request: unknown, extra: unknown) => Promise<unknown>;
-
-interface SchemaIssue {
-  path?: readonly PropertyKey[];
-  message?: string;
-}
 
 /**
  * The SDK's `Server`, except that a request whose params do not match the method's schema
@@ -27,7 +23,7 @@ export class StrictParamsServer extends Server {
         } catch (error) {
           const issues = (error as { issues?: SchemaIssue[] })?.issues;
           if (!Array.isArray(issues)) throw error;
-          throw new InvalidParams(`Invalid params for ${method}: ${describeIssues(issues)}.`);
+          throw new InvalidParams(`Invalid params for ${method}: ${describeSchemaIssues(issues)}.`);
         }
       };
       WRAPPED.add(wrapped);
@@ -41,14 +37,4 @@ const WRAPPED = new WeakSet<RequestHandler>();
 /** What the SDK turns into a JSON-RPC error: its `code` and its `message` as they are (McpError would prefix "MCP error -32602: "). */
 class InvalidParams extends Error {
   readonly code = ErrorCode.InvalidParams;
-}
-
-/** "params.arguments: expected an object; params.name: required", at most three issues. */
-export function describeIssues(issues: SchemaIssue[]): string {
-  const described = issues.slice(0, 3).map((issue) => {
-    const path = (issue.path ?? []).map(String).join('.');
-    const message = (issue.message ?? 'invalid').replace(/\s+/g, ' ').slice(0, 200);
-    return path ? `${path}: ${message}` : message;
-  });
-  return described.join('; ') + (issues.length > 3 ? ` (and ${issues.length - 3} more)` : '');
 }

@@ -15,3 +15,4 @@ export * from './throttled-warning';
 export * from './retry-after';
 export * from './instance-access';
 export * from './loggable-error';
+export * from './schema-issues';

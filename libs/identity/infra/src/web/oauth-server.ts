@@ -34,7 +34,7 @@ import {
   RegisterOAuthClient,
   RevokeOAuthToken,
 } from '@svc/identity-core';
-import { isDomainError, OAUTH_SCOPES } from '@svc/kernel';
+import { describeSchemaIssues, isDomainError, OAUTH_SCOPES, schemaIssuesIn } from '@svc/kernel';
 import type { Express, NextFunction, Request, Response } from 'express';
 import { AuthWebSettings, PendingAuthorization } from './auth-web.controllers';
 import { CsrfTokens, SessionCookies, SignedPayloads } from './browser-security';
@@ -264,6 +264,7 @@ export class OAuthServerMount implements OnModuleInit {
         service_documentation: `${issuer}/docs`,
       });
     });
+    app.use(['/register', '/token', '/revoke', '/authorize'], readableOAuthErrors);
     app.use(
       mcpAuthRouter({
         provider: this.provider,
@@ -306,4 +307,18 @@ export class OAuthServerMount implements OnModuleInit {
       }
     };
   }
+}
+
+/**
+ * The SDK's OAuth handlers put a zod error's raw JSON into `error_description`; RFC 6749 wants a
+ * sentence a developer can read: "Invalid request: grant_type: Invalid input." instead.
+ */
+export function readableOAuthErrors(_req: Request, res: Response, next: NextFunction): void {
+  const json = res.json.bind(res);
+  res.json = (body: unknown) => {
+    const description = (body as { error_description?: unknown } | null)?.error_description;
+    const issues = typeof description === 'string' ? schemaIssuesIn(description) : undefined;
+    return json(issues ? { ...(body as object), error_description: `Invalid request: ${describeSchemaIssues(issues)}.` } : body);
+  };
+  next();
 }
