@@ -41,6 +41,9 @@ export const BEARER_JWT_ALGORITHMS = ['ES256'] as const;
  * expects. `verify` never throws: any failure is `undefined`, and the caller answers 401 without saying
  * why (no token content reaches a log or a response).
  */
+/** The KeyObject of each signing key's public CryptoKey (the key lookup keeps its CryptoKeys). */
+const PUBLIC_KEY_OBJECTS = new WeakMap<webcrypto.CryptoKey, KeyObject>();
+
 export class BearerJwtStrategy extends PassportStrategy(Strategy, 'docaudit-bearer-jwt') {
   constructor(keys: SigningKeyLookup, issuer: string, clock: Clock, acceptedTypes: readonly string[]) {
     super({
@@ -57,8 +60,15 @@ export class BearerJwtStrategy extends PassportStrategy(Strategy, 'docaudit-bear
           (key) => {
             if (!key) return done(new Error('unknown kid'));
             request.jwtHeader = header;
-            // PEM: what `jsonwebtoken` takes for ES256 (an asymmetric key, so HS256 can never use it).
-            done(null, KeyObject.from(key).export({ type: 'spki', format: 'pem' }).toString());
+            // A public KeyObject, converted once per signing key: `jsonwebtoken` takes it as it is (a PEM
+            // string would be parsed again on every request), and an asymmetric key can never pass as
+            // an HS256 secret.
+            let keyObject = PUBLIC_KEY_OBJECTS.get(key);
+            if (!keyObject) {
+              keyObject = KeyObject.from(key);
+              PUBLIC_KEY_OBJECTS.set(key, keyObject);
+            }
+            done(null, keyObject as unknown as string);
           },
           (error: Error) => done(error),
         );
