@@ -6,7 +6,7 @@ import { OPERATION_METADATA, OperationDefinition, PUBLIC_METADATA, Surface } fro
 import { OperationAuthorizer } from './operation-authorizer';
 import { PlatformRequest } from './request-context';
 import { BEARER_ONLY_METADATA, OriginPolicy } from './resource-server';
-import { rememberValidatedBody } from './validation';
+import { assertJsonBody, rememberValidatedBody } from './validation';
 
 /** The browser session cookie (SECURITY.md). */
 export const SESSION_COOKIE = 'svc_auth';
@@ -106,31 +106,6 @@ export class PlatformAuthGuard implements CanActivate {
 }
 
 export const SURFACE_METADATA = 'svc:surface';
-
-const JSON_TYPES = ['application/json', 'application/*+json'];
-
-/** 415 when a request carries a body whose Content-Type is not JSON (a body-less POST is fine). */
-export function assertJsonBody(request: PlatformRequest): void {
-  const hasBody = request.headers['transfer-encoding'] !== undefined || Number(request.headers['content-length'] ?? 0) > 0;
-  if (!hasBody) return;
-  if (request.is(JSON_TYPES)) {
-    // body-parser decodes any utf-* charset; JSON is UTF-8 (RFC 8259), and so is everything stored.
-    const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(request.headers['content-type'] ?? '')?.[1]?.toLowerCase();
-    if (charset === undefined || charset === 'utf-8' || charset === 'utf8') return;
-    throw new DomainError('unsupported_media_type', 'REQUEST.UNSUPPORTED_ENCODING', 'The request body encoding is not supported: send UTF-8 JSON.', {
-      hint: 'Send the body as UTF-8 with Content-Type: application/json (a charset parameter, if any, must be utf-8).',
-    });
-  }
-  throw new DomainError('unsupported_media_type', 'REQUEST.UNSUPPORTED_MEDIA_TYPE', `Operations read a JSON body; this one was sent as ${printableType(request.headers['content-type'])}.`, {
-    hint: 'Send the body as UTF-8 JSON with Content-Type: application/json, or send no body for an operation without fields.',
-  });
-}
-
-function printableType(header: string | undefined): string {
-  if (!header) return 'a body without Content-Type';
-  const type = header.split(';')[0].trim().slice(0, 100);
-  return /^[\w.+-]+\/[\w.+-]+$/.test(type) ? type : 'an unreadable Content-Type';
-}
 
 /** The authenticated caller of this request. */
 export const CurrentPrincipal = createParamDecorator((_data: unknown, context: ExecutionContext): Principal => {

@@ -52,8 +52,12 @@ function textProblem(text: string): string | undefined {
 
 /** A key as it can be shown in a message: control characters and lone surrogates escaped. */
 function printable(key: string): string {
-  // eslint-disable-next-line no-control-regex
-  return key.replace(/[\u0000-\u001f\uD800-\uDFFF]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  let shown = '';
+  for (let i = 0; i < key.length; i += 1) {
+    const code = key.charCodeAt(i);
+    shown += code < 0x20 || (code >= 0xd800 && code <= 0xdfff) ? `\\u${code.toString(16).padStart(4, '0')}` : key[i];
+  }
+  return shown;
 }
 
 /**

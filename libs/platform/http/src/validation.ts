@@ -1,6 +1,7 @@
 import { Injectable, PipeTransform, Type } from '@nestjs/common';
 import { DomainError, FieldError, ID_PREFIXES, IdPrefix, isId, PAGINATION, prefixOf } from '@svc/kernel';
 import { plainToInstance } from 'class-transformer';
+import type { Request } from 'express';
 import {
   IsInt,
   IsOptional,
@@ -153,6 +154,31 @@ export function assertBodyWasRead(body: unknown): void {
   if (body === undefined) {
     throw DomainError.invalid('REQUEST.BODY_NOT_JSON', 'The request body must be JSON.', { hint: 'Send it with Content-Type: application/json, or send no body at all for an operation without fields.' });
   }
+}
+
+const JSON_TYPES = ['application/json', 'application/*+json'];
+
+/** 415 when a request carries a body whose Content-Type is not JSON (a body-less POST is fine). */
+export function assertJsonBody(request: Request): void {
+  const hasBody = request.headers['transfer-encoding'] !== undefined || Number(request.headers['content-length'] ?? 0) > 0;
+  if (!hasBody) return;
+  if (request.is(JSON_TYPES)) {
+    // body-parser decodes any utf-* charset; JSON is UTF-8 (RFC 8259), and so is everything stored.
+    const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(request.headers['content-type'] ?? '')?.[1]?.toLowerCase();
+    if (charset === undefined || charset === 'utf-8' || charset === 'utf8') return;
+    throw new DomainError('unsupported_media_type', 'REQUEST.UNSUPPORTED_ENCODING', 'The request body encoding is not supported: send UTF-8 JSON.', {
+      hint: 'Send the body as UTF-8 with Content-Type: application/json (a charset parameter, if any, must be utf-8).',
+    });
+  }
+  throw new DomainError('unsupported_media_type', 'REQUEST.UNSUPPORTED_MEDIA_TYPE', `Operations read a JSON body; this one was sent as ${printableType(request.headers['content-type'])}.`, {
+    hint: 'Send the body as UTF-8 JSON with Content-Type: application/json, or send no body for an operation without fields.',
+  });
+}
+
+function printableType(header: string | undefined): string {
+  if (!header) return 'a body without Content-Type';
+  const type = header.split(';')[0].trim().slice(0, 100);
+  return /^[\w.+-]+\/[\w.+-]+$/.test(type) ? type : 'an unreadable Content-Type';
 }
 
 /** Raw request bodies already validated in this request, with their validated input (see StrictBodyPipe). */

@@ -26,8 +26,6 @@ export class RetryLaterError extends Error {
   }
 }
 
-export { queueOf } from '@svc/contracts';
-
 export interface BullMqWorkerSettings {
   /** Jobs run at once per queue. */
   concurrency: number;

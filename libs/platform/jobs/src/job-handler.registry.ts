@@ -69,7 +69,6 @@ export interface RegisteredJobHandler {
  */
 export class JobHandlerRegistry {
   private readonly handlers = new Map<string, RegisteredJobHandler>();
-  private readonly listeners: ((registered: RegisteredJobHandler) => void)[] = [];
 
   /** Registers the handler of one job name. Registering a name twice is a programming error and throws. */
   register<P extends object>(name: string, handler: JobHandler<P>, options: JobHandlerOptions<P> = {}): void {
@@ -83,7 +82,6 @@ export class JobHandlerRegistry {
       onFailed: options.onFailed ? (payload, failure) => options.onFailed!(payload as P, failure) : undefined,
     };
     this.handlers.set(name, registered);
-    for (const listener of this.listeners) listener(registered);
   }
 
   get(name: string): RegisteredJobHandler | undefined {
@@ -96,14 +94,5 @@ export class JobHandlerRegistry {
 
   all(): RegisteredJobHandler[] {
     return [...this.handlers.values()];
-  }
-
-  /** Calls `listener` for every handler registered from now on (workers started before a late registration). */
-  onRegister(listener: (registered: RegisteredJobHandler) => void): () => void {
-    this.listeners.push(listener);
-    return () => {
-      const index = this.listeners.indexOf(listener);
-      if (index >= 0) this.listeners.splice(index, 1);
-    };
   }
 }
