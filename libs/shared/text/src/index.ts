@@ -9,4 +9,4 @@ export * from './sentences';
 export * from './stem';
 export * from './stopwords';
 export * from './values';
-export * from './answers/question-analysis.types';
+export * from './answers';

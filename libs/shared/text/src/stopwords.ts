@@ -30,3 +30,8 @@ export const ENGLISH_STOPWORDS = words(ENGLISH);
 export const FRENCH_STOPWORDS = words(FRENCH);
 /** Both languages: a document may mix them, and a word of one is rarely a topic word of the other. */
 export const STOPWORDS: ReadonlySet<string> = new Set([...ENGLISH_STOPWORDS, ...FRENCH_STOPWORDS]);
+
+/** The function words of one language ("car" is French for "because", and an English noun). */
+export function stopwordsOf(language: 'en' | 'fr'): ReadonlySet<string> {
+  return language === 'fr' ? FRENCH_STOPWORDS : ENGLISH_STOPWORDS;
+}

@@ -54,9 +54,14 @@ export function extractValues(text: string, language: Language): TypedValue[] {
   take(percentages(text, culture), percentageOf);
   take(recognizeCurrency(text, culture), (r) => amountOf(r, culture));
   take(
-    recognizeDateTime(text, culture).filter((r) => !/^datetimeV2\.time/.test(r.typeName) || /\d|noon|midnight|midi|minuit/i.test(r.text)),
-    dateTimeOf,
+    dateTimes(text, culture, taken).filter((r) => !isBareUnit(r)),
+    (r) => {
+      const reading = dateTimeOf(r);
+      // A date the text gives without a year ("calendar year", "next Monday") resolves against today: not comparable.
+      return reading && (reading.kind === 'date' || reading.kind === 'date-range') && !/\d{4}/.test(r.text) && !/^date-range:\(XXXX-WXX/.test(reading.key) ? { ...reading, comparable: false } : reading;
+    },
   );
+  take(workingDays(text), (r) => ({ kind: 'duration', key: `duration:P${canonicalNumber(Number(r.resolution?.value))}WD`, comparable: true }));
   take(recognizeDimension(text, culture), quantityOf);
   take(recognizeNumber(text, culture), numberOf);
   return found.sort((a, b) => a.start - b.start);
@@ -87,6 +92,52 @@ function percentages(text: string, culture: string): ModelResult[] {
     const span = spans.find(([start]) => start === r.end);
     return span ? { ...r, end: span[1] - 1 } : r;
   });
+}
+
+/**
+ * Dates, times and ranges. The recognizer reads "Monday to Friday, 8:00 to 18:00" as a date range and an
+ * overlapping "Friday, 8:00 to 18:00": the part of an overlapping result past the spans already read is
+ * read again on its own, so the opening hours are found next to the days.
+ */
+function dateTimes(text: string, culture: string, taken: [number, number][]): ModelResult[] {
+  const clock = (r: ModelResult) => !/^datetimeV2\.time/.test(r.typeName) || /\d|noon|midnight|midi|minuit/i.test(r.text);
+  const results = recognizeDateTime(text, culture).filter(clock);
+  const out: ModelResult[] = [];
+  for (const r of results) {
+    const overlap = [...taken, ...out.map((o): [number, number] => [o.start, o.end + 1])].filter(([s, e]) => r.start < e && r.end + 1 > s);
+    if (overlap.length === 0) {
+      out.push(r);
+      continue;
+    }
+    const from = Math.max(...overlap.map(([, e]) => e));
+    if (from > r.end) continue;
+    for (const inner of recognizeDateTime(text.slice(from, r.end + 1), culture).filter(clock)) {
+      out.push({ ...inner, start: inner.start + from, end: inner.end + from });
+    }
+  }
+  return out;
+}
+
+/** "a second screen", "the day": a unit word alone is not a duration. */
+function isBareUnit(r: ModelResult): boolean {
+  return /duration/.test(r.typeName) && !/\d/.test(r.text) && /^(?:an?|the|one|un|une|le|la)?\s*(?:second|minute|hour|day|week|month|year|seconde|minute|heure|jour|semaine|mois|an|année)$/i.test(r.text.trim());
+}
+
+/**
+ * "10 working days", "5 business days", "3 jours ouvrés": durations the recognizers read as a bare
+ * number. Keyed in working days (`P10WD`), which never equal calendar days.
+ */
+function workingDays(text: string): ModelResult[] {
+  const out: ModelResult[] = [];
+  const pattern = /(\d+(?:[.,]\d+)?|one|two|three|four|five|six|seven|eight|nine|ten|un|deux|trois|quatre|cinq|six|sept|huit|neuf|dix)\s+(?:working|business|work|jours?\s+ouvr[ée]s?|jours?\s+ouvrables?)(?:\s+days?)?\b/giu;
+  const words: Record<string, number> = { one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, un: 1, deux: 2, trois: 3, quatre: 4, cinq: 5, sept: 7, huit: 8, neuf: 9, dix: 10 };
+  for (const m of text.matchAll(pattern)) {
+    if (!/days?\b|jours?/iu.test(m[0])) continue;
+    const figure = m[1].toLowerCase();
+    const value = words[figure] ?? Number(figure.replace(',', '.'));
+    out.push({ start: m.index ?? 0, end: (m.index ?? 0) + m[0].length - 1, text: m[0], typeName: 'duration.workingdays', resolution: { value } } as ModelResult);
+  }
+  return out;
 }
 
 function amountOf(r: ModelResult, culture: string): Reading | undefined {
@@ -134,7 +185,8 @@ function dateTimeOf(r: ModelResult): Reading | undefined {
     case 'date':
       return { kind: 'date', key: `date:${mod}${timex}`, comparable: /^\d{4}-\d{2}-\d{2}$/.test(timex) };
     case 'daterange':
-      return { kind: 'date-range', key: `date-range:${mod}${timex}`, comparable: /\d{4}/.test(timex) };
+      // Years make a range comparable, and so do weekday spans ("Monday to Friday": opening days).
+      return { kind: 'date-range', key: `date-range:${mod}${timex}`, comparable: /\d{4}|^\(XXXX-WXX-\d,XXXX-WXX-\d,P\d+D\)$/.test(timex) };
     case 'time':
       return { kind: 'time', key: `time:${mod}${timeOf(first.value, timex)}`, comparable: true };
     case 'timerange': {
@@ -143,7 +195,8 @@ function dateTimeOf(r: ModelResult): Reading | undefined {
       return { kind: 'time-range', key: start && end ? `time-range:${start}-${end}` : `time-range:${timex}`, comparable: true };
     }
     case 'set':
-      return { kind: 'recurrence', key: `recurrence:${timex}`, comparable: false };
+      // A plain period ("every three years": P3Y) compares; a weekday or a date ("every Monday") does not.
+      return { kind: 'recurrence', key: `recurrence:${timex}`, comparable: /^P\d+(?:\.\d+)?[DWMYH]$/.test(timex) };
     case 'datetime':
     case 'datetimerange':
       return { kind: 'date', key: `${type}:${mod}${timex}`, comparable: /^\d{4}/.test(timex) };

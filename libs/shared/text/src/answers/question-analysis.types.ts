@@ -41,6 +41,9 @@ export interface ExtractedAnswer {
   display: string;
   /** Who, where, when or under which condition the answer holds (folded words); empty = in general. */
   scope: string[];
+  /** The value inside the passage (offsets, end exclusive), when the extractor located it: what an update rewrites. */
+  valueStart?: number;
+  valueEnd?: number;
   /** 0..1: how sure the extractor is that the span answers the question. */
   confidence: number;
 }

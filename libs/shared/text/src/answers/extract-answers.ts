@@ -1,0 +1,325 @@
+import { foldedWords, foldText } from '../fold';
+import { stem } from '../stem';
+import { stopwordsOf } from '../stopwords';
+import { extractValues, TypedValue, ValueKind } from '../values';
+import type { Language } from '../language';
+import { profileQuestion, QuestionProfile } from './question-profile';
+import type { AnswerKind, ExtractedAnswer, Passage } from './question-analysis.types';
+import { Segment, segments } from './segments';
+import { hasRelated } from './terms';
+
+/**
+ * Tuning of the rule-based extraction. Set by hand on the demo corpus and the RAMDocs development split
+ * (tools/eval), never fitted to single answers.
+ */
+export const EXTRACTION = {
+  /** Share of the question's weighted terms a sentence must hold (with context credit) to answer a value question. */
+  minValueCoverage: 0.55,
+  /** The same for named questions, which lack a typed value to confirm the sentence. */
+  minOpenCoverage: 0.6,
+  /** Yes/no questions: any sentence on the subject reads as a "yes", so the sentence must state most of the question. */
+  minYesNoCoverage: 0.75,
+  /** Credit of a question term found in the sentence, as a prefix-related word, in a heading or the document name, elsewhere in the passage. */
+  inSentence: 1,
+  related: 0.8,
+  inHeading: 0.7,
+  inPassage: 0.45,
+  /** Weight of a framing term ("price", "days") against a subject term. */
+  framingWeight: 0.35,
+};
+
+interface Credit {
+  coverage: number;
+}
+
+const NEGATION = /\b(not|no|never|cannot|can't|won't|isn't|aren't|doesn't|don't|didn't|wasn't|weren't|mustn't|shouldn't|non|nor|neither|none|without|prohibited|forbidden|ne|n'|pas|jamais|aucun|aucune|interdit|interdite)\b|n't\b|\bnon-/u;
+const DEMONYMS = new Set(
+  'american british english german french italian spanish dutch belgian swiss austrian polish russian canadian australian irish scottish welsh japanese chinese indian mexican brazilian swedish norwegian danish finnish greek portuguese turkish israeli egyptian african european asian former professional retired famous noted known well'.split(' '),
+);
+
+/**
+ * The answers the passages give to a question (ANALYSIS.md §2 step 3), at most a few per passage: for
+ * each passage, the sentence or table row that covers most of the question's terms (credit for terms in
+ * the sentence, in a related word form, in the passage's headings or document name, elsewhere in the
+ * passage), when it covers enough and holds an answer of the expected form: a typed value of the kinds
+ * the question asks for, a yes or a no, or a name. A sentence with several values of the asked kind in
+ * separate clauses ("120 EUR per night; Paris and London up to 180 EUR") gives one answer per clause,
+ * each with the scope its clause names.
+ */
+export function extractAnswers(question: string, passages: readonly Passage[], profile: QuestionProfile = profileQuestion(question)): ExtractedAnswer[] {
+  const weights = termWeights(profile, passages);
+  const sharedNames = namesSharedByMostDocuments(passages);
+  const out: ExtractedAnswer[] = [];
+  for (const passage of passages) {
+    const segs = segments(passage.text);
+    const context = contextStems(passage, segs, profile.language);
+    const passageStems = new Set(stemsOf(passage.text, profile.language));
+    let best: { seg: Segment; index: number; coverage: number; answers: ExtractedAnswer[] } | undefined;
+    segs.forEach((seg, index) => {
+      // Headings and questions (an FAQ's) announce an answer; they do not give one.
+      if (seg.heading || /\?["'”»)\]]*$/u.test(seg.text)) return;
+      const yesNo = profile.expected.form === 'yes-no';
+      const { coverage } = coverageOf(seg, index, segs, profile, weights, context, passageStems, yesNo);
+      const min = profile.expected.form === 'value' ? EXTRACTION.minValueCoverage : yesNo ? EXTRACTION.minYesNoCoverage : EXTRACTION.minOpenCoverage;
+      if (coverage < min || (best && coverage <= best.coverage)) return;
+      const answers = answersIn(seg, passage, profile, coverage, sharedNames);
+      if (answers.length > 0) best = { seg, index, coverage, answers };
+    });
+    if (best) out.push(...best.answers);
+  }
+  return out;
+}
+
+function termWeights(profile: QuestionProfile, passages: readonly Passage[]): number[] {
+  const documents = new Map<string, Set<string>>();
+  for (const p of passages) {
+    const stems = documents.get(p.documentId) ?? new Set<string>();
+    for (const s of stemsOf(`${p.documentName ?? ''} ${p.text}`, profile.language)) stems.add(s);
+    documents.set(p.documentId, stems);
+  }
+  const n = documents.size;
+  return profile.terms.map((t) => {
+    if (t.framing) return EXTRACTION.framingWeight;
+    const df = [...documents.values()].filter((stems) => hasRelated(stems, t.stem)).length;
+    // Rarer terms name the subject; a term every document holds tells little. Never below 0.5.
+    return t.salience * Math.max(0.5, 1 + Math.log((n + 1) / (df + 1)));
+  });
+}
+
+function coverageOf(
+  seg: Segment,
+  index: number,
+  segs: Segment[],
+  profile: QuestionProfile,
+  weights: number[],
+  context: Set<string>,
+  passageStems: Set<string>,
+  /** Yes/no: the sentence itself must state the predicate; context credits only the subject it leans on. */
+  strict = false,
+): Credit {
+  const here = new Set(stemsOf(seg.text, profile.language));
+  // A table row is read with its table's header row; a sentence that leans back ("They...") with the one before.
+  const header = seg.row ? segs.slice(0, index).reverse().find((s, i, all) => s.row && (i === all.length - 1 || !all[i + 1]?.row)) : undefined;
+  const before = new Set(header ? stemsOf(header.text, profile.language) : index > 0 ? stemsOf(segs[index - 1].text, profile.language) : []);
+  let total = 0;
+  let got = 0;
+  profile.terms.forEach((t, i) => {
+    const w = weights[i];
+    total += w;
+    if (here.has(t.stem)) got += w * EXTRACTION.inSentence;
+    else if (hasRelated(here, t.stem)) got += w * EXTRACTION.related;
+    else if (context.has(t.stem) || hasRelated(context, t.stem) || before.has(t.stem) || hasRelated(before, t.stem)) got += w * (strict ? EXTRACTION.inPassage : EXTRACTION.inHeading);
+    else if (!strict && (passageStems.has(t.stem) || hasRelated(passageStems, t.stem))) got += w * EXTRACTION.inPassage;
+  });
+  return { coverage: total === 0 ? 0 : got / total };
+}
+
+function stemsOf(text: string, language: Language): string[] {
+  return foldedWords(text)
+    .filter((w) => !stopwordsOf(language).has(w) && (w.length > 1 || /\d/u.test(w)))
+    .map((w) => stem(w, language));
+}
+
+function contextStems(passage: Passage, segs: Segment[], language: Language): Set<string> {
+  const name = (passage.documentName ?? '').replace(/\.[a-z0-9]{1,5}$/iu, '').replace(/[-_/]+/gu, ' ');
+  const headings = segs.filter((s) => s.heading).map((s) => s.text);
+  return new Set(stemsOf([name, ...headings].join(' '), language));
+}
+
+function answersIn(seg: Segment, passage: Passage, profile: QuestionProfile, coverage: number, sharedNames: Set<string>): ExtractedAnswer[] {
+  const confidence = confidenceOf(coverage, profile);
+  const base = { passageId: passage.id, documentId: passage.documentId, start: seg.start, end: seg.end, text: seg.text, confidence };
+  const expected = profile.expected;
+  if (expected.form === 'yes-no') {
+    const negative = NEGATION.test(foldText(seg.text));
+    return [{ ...base, kind: 'yes-no', key: `yes-no:${negative ? 'no' : 'yes'}`, display: negative ? 'no' : 'yes', scope: scopeOf(seg.text, 0, seg.text.length, profile, sharedNames) }];
+  }
+  if (expected.form === 'named') {
+    const named = namedAnswer(seg.text, profile, expected.relation);
+    if (!named) return [];
+    return [{ ...base, kind: 'named', key: `named:${named.key}`, display: named.display, scope: [], valueStart: seg.start + named.start, valueEnd: seg.start + named.end }];
+  }
+  const questionNumbers = new Set(profile.terms.filter((t) => /\d/u.test(t.stem)).map((t) => t.stem));
+  const values = extractValues(seg.text, profile.language).filter(
+    (v) =>
+      expected.kinds.includes(v.kind) &&
+      v.comparable &&
+      !(v.kind === 'number' && questionNumbers.has(foldText(v.text))) &&
+      !(v.kind === 'quantity' && expected.units && !expected.units.test(v.key)),
+  );
+  // "What is the monthly budget": an amount per kilometre or per night does not answer it.
+  const period = questionRate(profile);
+  const answering = period ? values.filter((v) => v.kind !== 'amount' || [period, ''].includes(rateOf(seg.text, v))) : values;
+  if (answering.length === 0) return [];
+  return clauses(seg.text, answering).map((clause, i) => {
+    const scope = scopeOf(seg.text, clause.from, clause.to, profile, sharedNames, clause.values);
+    const key = clause.values.map((v) => v.key + rateOf(seg.text, v)).join('+');
+    return {
+      ...base,
+      // Later clauses answer for their scope only; a clause with no scope of its own repeats the first.
+      confidence: i === 0 || scope.length > 0 ? confidence : confidence * 0.5,
+      kind: clause.values[0].kind as AnswerKind,
+      key,
+      display: clause.values.map((v) => v.text).join(', '),
+      scope,
+      valueStart: seg.start + clause.values[0].start,
+      valueEnd: seg.start + clause.values[clause.values.length - 1].end,
+    };
+  });
+}
+
+/** Coverage mapped onto 0.5 (just enough to answer) .. 0.95 (every term in the sentence). */
+function confidenceOf(coverage: number, profile: QuestionProfile): number {
+  const min = profile.expected.form === 'value' ? EXTRACTION.minValueCoverage : profile.expected.form === 'yes-no' ? EXTRACTION.minYesNoCoverage : EXTRACTION.minOpenCoverage;
+  return Math.min(0.95, 0.5 + (0.5 * (coverage - min)) / (1 - min));
+}
+
+const RATE_UNITS: Record<string, string> = {
+  night: 'night', nuit: 'night', day: 'day', jour: 'day', week: 'week', semaine: 'week', month: 'month', mois: 'month', year: 'year', an: 'year', annee: 'year',
+  hour: 'hour', heure: 'hour', km: 'km', kilometre: 'km', kilometer: 'km', mile: 'mile', person: 'person', personne: 'person', employee: 'person', employe: 'person',
+};
+
+/** The rate an amount is stated per ("150 EUR per night" → `/night`), or '' for a plain amount. */
+function rateOf(text: string, value: TypedValue): string {
+  if (value.kind !== 'amount') return '';
+  const m = /^\s*(?:per|a|an|each|every|\/|par|chaque)\s*(?:calendar\s+|working\s+)?([\p{L}]+)/iu.exec(text.slice(value.end));
+  const unit = m ? RATE_UNITS[foldText(m[1]).replace(/s$/u, '')] : undefined;
+  return unit ? `/${unit}` : '';
+}
+
+/** The rate a question asks for ("monthly budget", "per night") as `/month`, `/night`, or undefined. */
+function questionRate(profile: QuestionProfile): string | undefined {
+  for (const t of profile.terms) {
+    const unit = RATE_UNITS[t.surface.replace(/s$/u, '')] ?? { daily: 'day', weekly: 'week', monthly: 'month', yearly: 'year', annual: 'year', nightly: 'night', hourly: 'hour' }[t.surface];
+    if (unit && /^(?:daily|weekly|monthly|yearly|annual|nightly|hourly)$/u.test(t.surface)) return `/${unit}`;
+  }
+  return undefined;
+}
+
+interface Clause {
+  from: number;
+  to: number;
+  values: TypedValue[];
+}
+
+/** The sentence's values grouped by clause (";" or a new sentence part), one answer per clause. */
+function clauses(text: string, values: TypedValue[]): Clause[] {
+  const cuts = [0];
+  for (const m of text.matchAll(/;|\s[–—-]\s|\.\s/gu)) cuts.push((m.index ?? 0) + m[0].length);
+  cuts.push(text.length);
+  const out: Clause[] = [];
+  for (let i = 0; i + 1 < cuts.length; i++) {
+    const [from, to] = [cuts[i], cuts[i + 1]];
+    const inside = values.filter((v) => v.start >= from && v.start < to);
+    if (inside.length > 0) out.push({ from, to, values: dedupe(inside) });
+  }
+  return out;
+}
+
+/** One value per kind in a clause, in order; a date range next to a time range is kept (opening days and hours). */
+function dedupe(values: TypedValue[]): TypedValue[] {
+  const seen = new Set<ValueKind>();
+  return values.filter((v) => {
+    if (seen.has(v.kind)) return false;
+    seen.add(v.kind);
+    return true;
+  });
+}
+
+/**
+ * Who or where a clause's answer holds for, from explicit qualifiers only: place or group names the
+ * clause opens with ("Paris and London up to 180 EUR") or introduces with "in", "at", "for", "en", "à",
+ * "pour" ("in Poland", "for part-time employees"). Words of the question, names most documents share
+ * (the company's name) and the value itself are not scope.
+ */
+function scopeOf(text: string, from: number, to: number, profile: QuestionProfile, sharedNames: Set<string>, values: TypedValue[] = []): string[] {
+  const clause = text.slice(from, to);
+  const questionStems = new Set(profile.terms.map((t) => t.stem));
+  const scope = new Set<string>();
+  const add = (phrase: string) => {
+    for (const w of foldedWords(phrase)) {
+      if (stopwordsOf(profile.language).has(w) || w.length < 2 || /\d/u.test(w) || sharedNames.has(w)) continue;
+      const s = stem(w, profile.language);
+      if (!questionStems.has(s)) scope.add(s);
+    }
+  };
+  const valueText = values.map((v) => v.text).join(' ');
+  const name = String.raw`\p{Lu}[\p{L}'’-]+`;
+  const names = new RegExp(String.raw`^\s*(${name}(?:(?:\s+and\s+|\s+et\s+|,\s*)${name})*)\s*(?::|up to|jusqu|above|below|from|within)`, 'u');
+  const lead = names.exec(clause);
+  if (lead && lead.index === 0 && from > 0) add(lead[1]);
+  const introduced = new RegExp(String.raw`\b(?:in|at|en|à|au|aux)\s+(${name}(?:(?:\s+and\s+|\s+et\s+|,\s*)${name})*)`, 'gu');
+  for (const m of clause.matchAll(introduced)) if (!valueText.includes(m[1])) add(m[1]);
+  const group = /\b(?:for|pour|les|des)\s+(?:the\s+|all\s+|les\s+)?(?:[\p{L}-]+\s+)?(part[- ]time|full[- ]time|temps partiel|temps plein|interns?|contractors?|managers?|executives?|apprentices?|stagiaires?|cadres?)\b/giu;
+  for (const m of clause.matchAll(group)) add(m[1]);
+  return [...scope].sort();
+}
+
+/** Capitalised words found in most documents (the company's or the product line's name): never a scope. */
+function namesSharedByMostDocuments(passages: readonly Passage[]): Set<string> {
+  const byDocument = new Map<string, Set<string>>();
+  for (const p of passages) {
+    const set = byDocument.get(p.documentId) ?? new Set<string>();
+    for (const m of p.text.matchAll(/\b\p{Lu}[\p{L}'’-]+/gu)) set.add(foldText(m[0]).replace(/['’]s$/u, ''));
+    byDocument.set(p.documentId, set);
+  }
+  const counts = new Map<string, number>();
+  for (const set of byDocument.values()) for (const w of set) counts.set(w, (counts.get(w) ?? 0) + 1);
+  const n = byDocument.size;
+  return new Set([...counts].filter(([, c]) => n >= 3 && c >= Math.ceil(n / 2)).map(([w]) => w));
+}
+
+interface Named {
+  key: string;
+  display: string;
+  start: number;
+  end: number;
+}
+
+const CAPITALISED_NAME = String.raw`\p{Lu}[\p{L}'’.&-]*(?:\s+(?:\p{Lu}[\p{L}'’.&-]*|de|van|von|der|da|di|du|la|le|of|the)(?=\s+\p{Lu}|[^\p{L}]|$))*`;
+
+/**
+ * A named answer in a sentence, written the way the relation is usually written: an agent after "by"
+ * or before an active verb ("directed by J. Searle Dawley", "the band Anthrax"), an identity after a
+ * copula ("is an American trombonist"), a place after "in" or "located in". Its key is the sorted stems
+ * of its content words without nationality or career adjectives, so that "American trombonist" and
+ * "trombonist" agree.
+ */
+function namedAnswer(text: string, profile: QuestionProfile, relation: string): Named | undefined {
+  const questionStems = new Set(profile.terms.map((t) => t.stem));
+  const candidates: { start: number; phrase: string }[] = [];
+  const push = (m: RegExpMatchArray | null, group = 1) => {
+    if (!m || m.index === undefined) return;
+    const phrase = m[group].trim().replace(/[\s,;:.]+$/u, '');
+    const start = m.index + m[0].indexOf(m[group]);
+    if (phrase) candidates.push({ start, phrase });
+  };
+  if (relation === 'agent') {
+    push(new RegExp(String.raw`\bby\s+(?:the\s+(?:band|group|artist|rapper|singer|director|author)\s+)?(${CAPITALISED_NAME})`, 'u').exec(text));
+    push(new RegExp(String.raw`\b(?:band|group|rapper|singer|artist|director|author|par)\s+(${CAPITALISED_NAME})`, 'u').exec(text));
+    push(new RegExp(String.raw`(${CAPITALISED_NAME})['’]s\s+(?:\w+\s+){0,2}(?:album|film|movie|book|novel|song|single|EP|record)\b`, 'u').exec(text));
+  }
+  if (relation === 'place') {
+    push(new RegExp(String.raw`\b(?:located|based|situated|lies|headquartered|found|built)\s+(?:in|at|on|near)\s+(${CAPITALISED_NAME}(?:,\s*${CAPITALISED_NAME})*)`, 'u').exec(text));
+    push(new RegExp(String.raw`\b(?:in|at|à|en)\s+(${CAPITALISED_NAME}(?:,\s*${CAPITALISED_NAME})*)`, 'u').exec(text));
+  }
+  const copula = /\b(?:is|was|are|were|est|était|fut)\s+(?:a|an|the|one of the|un|une|le|la)\s+([^,.;:()"]+?)(?=\s+(?:who|which|that|known|from|born|based|best|and\s+(?:a|an|the)|with|whose|in\s+\p{Lu}|qui|né|née)\b|[,.;:()"]|$)/u;
+  if (relation === 'identity' || relation === 'other' || candidates.length === 0) push(copula.exec(text));
+  if (candidates.length === 0 && relation !== 'identity') {
+    for (const m of text.matchAll(new RegExp(CAPITALISED_NAME, 'gu'))) {
+      if (m.index === 0) continue;
+      const stems = stemsOf(m[0], profile.language);
+      if (stems.length > 0 && stems.every((s) => !questionStems.has(s))) {
+        candidates.push({ start: m.index ?? 0, phrase: m[0] });
+        break;
+      }
+    }
+  }
+  for (const c of candidates) {
+    const words = foldedWords(c.phrase).filter((w) => !DEMONYMS.has(w));
+    const stems = [...new Set(stemsOf(words.join(' '), profile.language).filter((s) => !questionStems.has(s)))].sort();
+    if (stems.length === 0 || stems.length > 8) continue;
+    return { key: stems.join(' '), display: c.phrase, start: c.start, end: c.start + c.phrase.length };
+  }
+  return undefined;
+}

@@ -1,0 +1,6 @@
+export * from './question-analysis.types';
+export * from './question-profile';
+export * from './segments';
+export * from './extract-answers';
+export * from './decide-question';
+export * from './select-passages';

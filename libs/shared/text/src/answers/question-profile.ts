@@ -1,0 +1,132 @@
+import { foldedWords, foldText } from '../fold';
+import { detectLanguage, Language } from '../language';
+import { stem } from '../stem';
+import { stopwordsOf } from '../stopwords';
+import type { ValueKind } from '../values';
+import { english } from './english-model';
+
+/** What a question asks for. */
+export type ExpectedAnswer =
+  /** A typed value of one of these kinds. */
+  | { form: 'value'; kinds: ValueKind[]; /** Quantities must match (`quantity:<unit>:...`): a weight question wants a mass. */ units?: RegExp }
+  /** Yes or no ("Are gift cards refundable?"). */
+  | { form: 'yes-no' }
+  /** A name or a short phrase ("Who directed...", "What is the profession of..."). */
+  | { form: 'named'; relation: NamedRelation };
+
+/** How a named answer is usually written, which tells where to find it in a sentence. */
+export type NamedRelation = 'agent' | 'identity' | 'place' | 'other';
+
+export interface QuestionTerm {
+  stem: string;
+  /**
+   * How much the term says about the subject, before rarity: names 1.3, verbs 0.5 (writers paraphrase
+   * them: "replaced" and "renewed", "processed" and "issued"), other words 1.
+   */
+  salience: number;
+  /** The word as the question wrote it. */
+  surface: string;
+  /**
+   * True for words that frame the answer rather than name the subject ("profession", "price",
+   * "days"): an answering sentence often lacks them ("She is a mezzo-soprano").
+   */
+  framing: boolean;
+}
+
+export interface QuestionProfile {
+  language: Language;
+  expected: ExpectedAnswer;
+  terms: QuestionTerm[];
+}
+
+/** Interrogative and auxiliary words: never content terms. */
+const QUESTION_WORDS = new Set(
+  (
+    'how what which who whom whose when where why is are was were do does did can could may might must shall should will would has have had ' +
+    'many much long often kind type name named called there any take takes get gets make makes need needs give gives ' +
+    'comment quel quelle quels quelles qui quoi quand ou pourquoi combien est sont peut peuvent doit doivent faut il elle ils elles ce cette'
+  ).split(' '),
+);
+
+/** Words that say what form the answer takes: weak evidence that a sentence is about the question. */
+const FRAMING = new Set(
+  (
+    'profession occupation job role work sport genre type kind nationality party location located place country city birthplace born ' +
+    'price cost costs pay paid fee fees charge amount sum budget allowance rate rates percentage percent share weight weigh weighs heavy length size ' +
+    'number count minimum maximum least most limit cap threshold deadline period days day weeks week months month years year hours hour ' +
+    'minutes time times date dates delay duration frequency often long old age population value total ' +
+    'metier poste prix cout couts montant taux pourcentage poids longueur taille nombre minimum maximum limite plafond seuil delai duree ' +
+    'jours jour semaines semaine mois ans annee annees heures heure minutes date dates horaires frequence age valeur'
+  ).split(' '),
+);
+
+const DURATION = /\b(how long|how many (?:[\w-]+ ){0,2}(?:days|weeks|months|years|hours|minutes)|how soon|within how|how often|how frequently|combien de (?:jours|semaines|mois|ans|annees|heures|minutes)|quel(?:le)? (?:est (?:le|la) )?(?:delai|duree|frequence)|deadline|time limit|delai|duree)\b/u;
+const EVERY = /\b(how often|how frequently|every how|a quelle frequence|tous les combien)\b/u;
+const PERCENT = /\b(percentage|percent|what share|what proportion|quel pourcentage|pourcentage|taux|rate)\b/u;
+const AMOUNT = /\b(price|cost|costs|fee|fees|charge|pay|paid|reimburs\w*|refund\w* (?:up to|above)|budget|allowance|amount|salary|spend|spending|prix|cout|couts|montant|tarif|rembours\w*|plafond|budget|salaire|eur|euros?|usd|dollars?)\b/u;
+const WEIGHT = /\b(weigh|weighs|weight|heavy|poids|pese)\b/u;
+const MASS = /^quantity:(?:kilogram|gram|milligram|pound|ounce|ton|tonne|metric ton)s?:/u;
+const TIME = /\b(what time|which hours|opening hours|business hours|hours|open|opens|close|closes|a quelle heure|horaires?|heures d'ouverture|ouvert)\b/u;
+const DATE = /^(?:when|since when|quand|depuis quand)\b|\b(what date|which date|which year|what year|in which year|quelle date|en quelle annee|quelle annee|date of|date de)\b/u;
+const COUNT = /\b(how many|how much|combien|minimum|maximum|at least|at most|limit|threshold|length|size|population|number of|nombre de|longueur|taille|au moins|above which|from which|a partir de quel)\b/u;
+const YES_NO = /^(?:is|are|was|were|do|does|did|can|could|may|might|must|shall|should|will|would|has|have|had|est-ce|est ce|peut|peuvent|doit|doivent|faut|a-t-on|y a-t-il)\b/u;
+const AGENT = /^(?:who|qui)\b.*\b(direct\w*|writ\w*|wrote|written|compos\w*|found\w*|creat\w*|produc\w*|design\w*|build|built|invent\w*|paint\w*|perform\w*|sing\w*|sang|play\w*|own\w*|publish\w*|develop\w*|realis\w*|ecri\w*|fond\w*|cre\w*)\b|\b(artist|author|director|composer|founder|creator|producer|designer|architect|owner|publisher|developer|singer|band|auteur|realisateur|compositeur|fondateur|createur)\b/u;
+const IDENTITY = /\b(profession|occupation|job|sport|genre|nationality|party|religion|what is .+'s|who (?:is|was|are|were)\b|metier|nationalite|parti)\b/u;
+const PLACE = /^(?:where|ou)\b|\b(location|located|place of|birthplace|country|city|capital|headquarters|lieu|pays|ville|siege)\b/u;
+
+/**
+ * Reads a question: its language, what form of answer it asks for and its content terms. Rule-based,
+ * English and French: interrogative patterns decide the form ("how long" → a duration, "how much ...
+ * cost" → an amount, "is/are ..." → yes or no, "who directed" → a name written as an agent).
+ */
+export function profileQuestion(question: string, language: Language = detectLanguage(question)): QuestionProfile {
+  const folded = foldText(question).replace(/\s+/gu, ' ').trim();
+  const terms: QuestionTerm[] = [];
+  const seen = new Set<string>();
+  const salience = language === 'en' ? englishSalience(question) : new Map<string, number>();
+  for (const written of foldedWords(question)) {
+    const word = DERIVED[written] ?? written;
+    if (QUESTION_WORDS.has(word) || (stopwordsOf(language).has(word) && !FRAMING.has(word)) || (word.length < 2 && !/\d/u.test(word))) continue;
+    const s = stem(word, language);
+    if (seen.has(s)) continue;
+    seen.add(s);
+    terms.push({ stem: s, surface: written, framing: FRAMING.has(word), salience: salience.get(written) ?? 1 });
+  }
+  return { language, expected: expectedAnswer(folded), terms };
+}
+
+/** Adjectives of period written as their noun in answers ("daily" allowance, "per day"). */
+const DERIVED: Record<string, string> = { daily: 'day', weekly: 'week', monthly: 'month', yearly: 'year', annually: 'year', hourly: 'hour', quotidien: 'jour', quotidienne: 'jour', hebdomadaire: 'semaine', mensuel: 'mois', mensuelle: 'mois', annuel: 'an', annuelle: 'an' };
+
+const POS_SALIENCE: Record<string, number> = { PROPN: 1.3, VERB: 0.5 };
+
+/** Salience of each folded word of an English question, from wink-nlp's part-of-speech tags. */
+function englishSalience(question: string): Map<string, number> {
+  const out = new Map<string, number>();
+  const doc = english().readDoc(question);
+  const values = doc.tokens().out(english().its.value) as string[];
+  const tags = doc.tokens().out(english().its.pos) as string[];
+  values.forEach((value, i) => {
+    const factor = POS_SALIENCE[tags[i]];
+    if (factor !== undefined) for (const w of foldedWords(value)) out.set(w, factor);
+  });
+  return out;
+}
+
+function expectedAnswer(q: string): ExpectedAnswer {
+  const kinds = new Set<ValueKind>();
+  if (EVERY.test(q)) ['recurrence', 'duration'].forEach((k) => kinds.add(k as ValueKind));
+  if (DURATION.test(q)) kinds.add('duration');
+  if (PERCENT.test(q)) kinds.add('percentage');
+  if (AMOUNT.test(q)) kinds.add('amount');
+  if (WEIGHT.test(q)) kinds.add('quantity');
+  if (TIME.test(q) && !DURATION.test(q)) ['time-range', 'time'].forEach((k) => kinds.add(k as ValueKind));
+  if (DATE.test(q) && !TIME.test(q)) ['date', 'date-range'].forEach((k) => kinds.add(k as ValueKind));
+  if (COUNT.test(q) && kinds.size === 0) ['number', 'quantity', 'amount', 'percentage', 'duration'].forEach((k) => kinds.add(k as ValueKind));
+  if (kinds.size > 0) return { form: 'value', kinds: [...kinds], units: WEIGHT.test(q) ? MASS : undefined };
+  if (YES_NO.test(q)) return { form: 'yes-no' };
+  if (AGENT.test(q)) return { form: 'named', relation: 'agent' };
+  if (PLACE.test(q)) return { form: 'named', relation: 'place' };
+  if (IDENTITY.test(q)) return { form: 'named', relation: 'identity' };
+  return { form: 'named', relation: 'other' };
+}
