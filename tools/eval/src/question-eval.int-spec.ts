@@ -8,7 +8,7 @@ import { PERSISTENCE, repositoryContext } from '@svc/composition';
 import { loadConfig, PlatformCoreModule } from '@svc/config';
 import { DatabaseModule } from '@svc/database';
 import { CreateRepositoryInstance, IndexDocument, IngestDocument, SearchSemanticNodes } from '@svc/repository-core';
-import { Passage, QUESTION_RETRIEVAL, selectPassages } from '@svc/text';
+import { Passage, QUESTION_RETRIEVAL } from '@svc/text';
 import { createTestDatabase, TestDatabase } from '@svc/test-kit';
 import { DataSource } from 'typeorm';
 import { loadCorpus, RESULTS_DIR, ROOT } from './demo-corpus';

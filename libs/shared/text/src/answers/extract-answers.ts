@@ -104,6 +104,9 @@ function coverageOf(
   let total = 0;
   let got = 0;
   profile.terms.forEach((t, i) => {
+    // A value question's framing words ("price", "minimum length") are what the typed value itself
+    // answers; they neither add nor cost coverage (the kinds asked for filter the values).
+    if (t.framing && profile.expected.form === 'value') return;
     const w = weights[i];
     total += w;
     if (here.has(t.stem)) got += w * EXTRACTION.inSentence;
@@ -248,7 +251,7 @@ function scopeOf(text: string, from: number, to: number, profile: QuestionProfil
   const names = new RegExp(String.raw`^\s*(${name}(?:(?:\s+and\s+|\s+et\s+|,\s*)${name})*)\s*(?::|up to|jusqu|above|below|from|within)`, 'u');
   const lead = names.exec(clause);
   if (lead && lead.index === 0 && from > 0) add(lead[1]);
-  const introduced = new RegExp(String.raw`\b(?:in|at|en|à|au|aux)\s+(${name}(?:(?:\s+and\s+|\s+et\s+|,\s*)${name})*)`, 'gu');
+  const introduced = new RegExp(String.raw`(?:^|[^\p{L}])(?:[Ii]n|[Aa]t|[Ee]n|[àÀ]|[Aa]u|[Aa]ux|[Ff]or|[Pp]our)\s+(${name}(?:(?:\s+and\s+|\s+et\s+|,\s*)${name})*)`, 'gu');
   for (const m of clause.matchAll(introduced)) if (!valueText.includes(m[1])) add(m[1]);
   const group = /\b(?:for|pour|les|des)\s+(?:the\s+|all\s+|les\s+)?(?:[\p{L}-]+\s+)?(part[- ]time|full[- ]time|temps partiel|temps plein|interns?|contractors?|managers?|executives?|apprentices?|stagiaires?|cadres?)\b/giu;
   for (const m of clause.matchAll(group)) add(m[1]);

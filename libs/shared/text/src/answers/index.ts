@@ -4,3 +4,5 @@ export * from './segments';
 export * from './extract-answers';
 export * from './decide-question';
 export * from './select-passages';
+export * from './recommendations';
+export * from './companion-questions';

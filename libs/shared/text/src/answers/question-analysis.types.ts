@@ -15,6 +15,8 @@ export interface Passage {
   text: string;
   /** The document's name, when known (a dated or versioned name tells which side is newer). */
   documentName?: string;
+  /** The document's URL, when known (a name like `policy-v1` or `policy-2023` tells an old edition). */
+  documentUrl?: string;
   /** ISO date of the document, when known (its own stated date, else its last update). */
   documentDate?: string;
   /** Rank in the retrieval (0 = best); used to break ties. */

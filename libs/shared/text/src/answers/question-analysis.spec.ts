@@ -1,0 +1,199 @@
+import { companionQuestions } from './companion-questions';
+import { decideQuestion, fingerprint } from './decide-question';
+import { extractAnswers } from './extract-answers';
+import type { Passage } from './question-analysis.types';
+import { profileQuestion } from './question-profile';
+import { draftRecommendations, estimateEditSeconds } from './recommendations';
+import { segments } from './segments';
+import { selectPassages } from './select-passages';
+
+let n = 0;
+const passage = (documentId: string, text: string, extra: Partial<Passage> = {}): Passage => ({ id: `kn_${++n}`, documentId, text, ...extra });
+const analyse = (question: string, passages: Passage[]) => decideQuestion('mq_1', extractAnswers(question, passages), passages);
+
+describe('profileQuestion', () => {
+  it.each([
+    ['How long does shipping take?', { form: 'value', kinds: ['duration'] }],
+    ['How many working days before the start date must the laptop be ordered?', { form: 'value', kinds: ['duration'] }],
+    ['What is the price of the tent?', { form: 'value', kinds: ['amount'] }],
+    ['How much does the stove weigh?', { form: 'value', kinds: ['quantity'] }],
+    ['What are the opening hours of the shop?', { form: 'value', kinds: ['time-range', 'time'] }],
+    ['When was the house built?', { form: 'value', kinds: ['date', 'date-range'] }],
+    ['Are gift vouchers refundable?', { form: 'yes-no' }],
+    ['Who directed the film?', { form: 'named', relation: 'agent' }],
+    ['Where is the head office located?', { form: 'named', relation: 'place' }],
+    ['Combien de jours de congés les salariés ont-ils ?', { form: 'value', kinds: ['duration'] }],
+  ])('%s asks for %j', (question, expected) => {
+    expect(profileQuestion(question).expected).toMatchObject(expected);
+  });
+
+  it('keeps content terms, with French function words left alone in English ("car" is a noun here)', () => {
+    expect(profileQuestion('What is the monthly budget for a company car?').terms.map((t) => t.surface)).toEqual(['monthly', 'budget', 'company', 'car']);
+  });
+
+  it('gives verbs less weight than nouns and names more (writers paraphrase verbs)', () => {
+    const terms = profileQuestion('How often are employee laptops replaced at Northwind?').terms;
+    const salience = Object.fromEntries(terms.map((t) => [t.surface, t.salience]));
+    expect(salience.replaced).toBeLessThan(salience.laptops);
+    expect(salience.northwind).toBeGreaterThan(salience.laptops);
+  });
+});
+
+describe('segments', () => {
+  it('cuts sentences and table rows with their offsets in the passage', () => {
+    const text = '## Specs\n\nWeight | 2.1 kg\nIt is light. Dr. Smith agrees.\n- Refunds take 30 days.';
+    const segs = segments(text);
+    expect(segs.map((s) => [s.text, s.heading, s.row])).toEqual([
+      ['## Specs', true, false],
+      ['Weight | 2.1 kg', false, true],
+      ['It is light.', false, false],
+      ['Dr. Smith agrees.', false, false],
+      ['Refunds take 30 days.', false, false],
+    ]);
+    for (const s of segs) expect(text.slice(s.start, s.end)).toBe(s.text);
+  });
+});
+
+describe('question analysis (extraction and decision)', () => {
+  it('raises a conflict between two documents that state different durations, and groups equal values written differently', () => {
+    const result = analyse('How long does the refund of an order take?', [
+      passage('kd_a', 'Refunds of an order are processed within two weeks.'),
+      passage('kd_b', 'The refund of an order takes 14 days.'),
+      passage('kd_c', 'Refunds of an order are processed within 30 days of the request.'),
+    ]);
+    expect(result.outcome).toBe('CONFLICTS');
+    expect(result.conflicts).toHaveLength(1);
+    const groups = result.conflicts[0].groups.map((g) => [g.key, g.answers.map((a) => a.documentId).sort()]);
+    expect(groups).toEqual([
+      ['duration:P14D', ['kd_a', 'kd_b']],
+      ['duration:P30D', ['kd_c']],
+    ]);
+  });
+
+  it('answers NO_CONFLICT when the documents agree, and REFUSED when none answers', () => {
+    expect(analyse('What is the price of the Ridge tent?', [passage('kd_a', 'The Ridge tent costs 279 EUR.'), passage('kd_b', 'Ridge tent | 279 EUR')]).outcome).toBe('NO_CONFLICT');
+    const nearMiss = analyse('How many weeks of parental leave do parents get?', [
+      passage('kd_a', 'Employees receive 25 days of annual leave.'),
+      passage('kd_b', 'For parental leave, see the parental leave policy.'),
+    ]);
+    expect(nearMiss).toMatchObject({ outcome: 'REFUSED', conflicts: [] });
+  });
+
+  it('does not raise values for disjoint scopes, and does raise the general values that disagree', () => {
+    const result = analyse('What is the maximum hotel cost per night?', [
+      passage('kd_a', 'Hotel costs are reimbursed up to 120 EUR per night; Paris and London up to 180 EUR.'),
+      passage('kd_b', 'The company reimburses hotel costs up to 150 EUR per night in every city.'),
+    ]);
+    expect(result.outcome).toBe('CONFLICTS');
+    expect(result.conflicts.map((c) => [c.scope, c.groups.map((g) => g.key)])).toEqual([[[], ['amount:EUR:120/night', 'amount:EUR:150/night']]]);
+    const scoped = analyse('What is the mileage allowance?', [
+      passage('kd_a', 'In Germany the mileage allowance is 0.30 EUR per km.'),
+      passage('kd_b', 'In Poland the mileage allowance is 0.25 EUR per km.'),
+    ]);
+    expect(scoped.outcome).toBe('NO_CONFLICT');
+  });
+
+  it('needs two documents: one document stating two values is not a conflict between documents', () => {
+    const result = analyse('How long does the refund take?', [passage('kd_a', 'The refund takes 14 days.'), passage('kd_a', 'The refund takes 30 days.')]);
+    expect(result.outcome).toBe('NO_CONFLICT');
+  });
+
+  it('reads a table row with its header and the document name ("Packed weight | 2.1 kg" answers the weight of the tent)', () => {
+    const answers = extractAnswers('How much does the Trailhead tent weigh?', [
+      passage('kd_a', 'Specification | Value\nPacked weight | 2.1 kg\nPrice | 349 EUR', { documentName: 'Trailhead tent: product sheet' }),
+      passage('kd_b', '## Tent range\n\nModel | Weight\nTrailhead | 2.4 kg\nBasecamp | 7.8 kg'),
+    ]);
+    expect(answers.map((a) => [a.documentId, a.key])).toEqual([
+      ['kd_a', 'quantity:kilogram:2.1'],
+      ['kd_b', 'quantity:kilogram:2.4'],
+    ]);
+  });
+
+  it('reads yes and no, and skips the FAQ question itself', () => {
+    const result = analyse('Can gift cards be refunded?', [
+      passage('kd_a', '## Gift cards\nAre gift cards refundable?\nNo, gift cards cannot be refunded.'),
+      passage('kd_b', 'Gift cards are not refundable.'),
+    ]);
+    expect(result.outcome).toBe('NO_CONFLICT');
+    expect(result.groups.map((g) => g.key)).toEqual(['yes-no:no']);
+  });
+
+  it('groups named answers that share their content words ("American trombonist" and "trombonist")', () => {
+    const result = analyse('What is the profession of Greg Boyer?', [
+      passage('kd_a', 'Greg Boyer is an American trombonist known for funk bands.'),
+      passage('kd_b', 'Greg Boyer was a trombonist from Maryland.'),
+      passage('kd_c', 'Greg Boyer is an American chef known for his cuisine.'),
+    ]);
+    expect(result.outcome).toBe('CONFLICTS');
+    expect(result.conflicts[0].groups.map((g) => g.answers.map((a) => a.documentId).sort())).toEqual([['kd_a', 'kd_b'], ['kd_c']]);
+  });
+
+  it('gives the same fingerprint on a re-run, and another when a value changes', () => {
+    const docs = [passage('kd_a', 'Passwords must be at least 14 characters long.'), passage('kd_b', 'Passwords must be at least 12 characters long.')];
+    const first = analyse('What is the minimum password length?', docs);
+    const again = analyse('What is the minimum password length?', docs);
+    expect(first.conflicts[0].fingerprint).toBe(again.conflicts[0].fingerprint);
+    const changed = analyse('What is the minimum password length?', [docs[0], passage('kd_b', 'Passwords must be at least 10 characters long.')]);
+    expect(changed.conflicts[0].fingerprint).not.toBe(first.conflicts[0].fingerprint);
+    expect(fingerprint('a')).toMatch(/^[0-9a-f]{16}$/);
+  });
+
+  it('tells which side is newer from the documents’ dates or names', () => {
+    const docs = [passage('kd_old', 'Passwords must be at least 12 characters long.', { documentName: 'Password guidelines 2021' }), passage('kd_new', 'Passwords must be at least 14 characters long.', { documentName: 'Password policy 2025' })];
+    expect(analyse('What is the minimum password length?', docs).conflicts[0].newestDocumentId).toBe('kd_new');
+  });
+});
+
+describe('selectPassages', () => {
+  it('keeps at most three passages a document, the answering one first even when retrieval ranked it lower', () => {
+    const candidates = [
+      passage('kd_a', 'Trailhead tent: product sheet. A light tent.', { rank: 0, documentName: 'Trailhead tent' }),
+      passage('kd_a', 'Warranty: the Trailhead tent has a two-year warranty.', { rank: 1, documentName: 'Trailhead tent' }),
+      passage('kd_a', 'Good to know: dry the tent before storing it.', { rank: 2, documentName: 'Trailhead tent' }),
+      passage('kd_a', 'Packed weight | 2.1 kg', { rank: 3, documentName: 'Trailhead tent' }),
+      passage('kd_b', 'Something else entirely.', { rank: 4 }),
+    ];
+    const kept = selectPassages('How much does the Trailhead tent weigh?', candidates);
+    expect(kept.filter((p) => p.documentId === 'kd_a')).toHaveLength(3);
+    expect(kept.map((p) => p.text)).toContain('Packed weight | 2.1 kg');
+  });
+});
+
+describe('draftRecommendations', () => {
+  const current = passage('kd_new', 'Refunds are processed within 30 days of the request.', { documentName: 'Refund policy', documentUrl: 'https://intranet/refund-policy' });
+  const oldCopy = passage('kd_old', 'Refunds are processed within 14 days of the request.', { documentName: 'Refund policy', documentUrl: 'https://intranet/refund-policy-v1' });
+  const faq = passage('kd_faq', 'We refund your order within 14 days after we receive the request.', { documentName: 'Customer FAQ' });
+  const question = 'How long does a refund take?';
+  const answers = extractAnswers(question, [current, oldCopy, faq]);
+
+  it('keeps what already says the expert answer, rewrites the value elsewhere, and retires an old copy', () => {
+    const drafts = draftRecommendations('30 days', answers, [current, oldCopy, faq]);
+    expect(drafts.map((d) => [d.documentId, d.action, d.proposedText])).toEqual([
+      ['kd_faq', 'UPDATE', 'We refund your order within 30 days after we receive the request.'],
+      ['kd_old', 'DELETE', null],
+      ['kd_new', 'KEEP', null],
+    ]);
+    for (const d of drafts) expect(d.estimatedSeconds).toBeGreaterThan(0);
+  });
+
+  it('reads the expert value however it is written ("a month" is not "30 days"; "four weeks" is 28 days)', () => {
+    const drafts = draftRecommendations('four weeks', answers, [current, oldCopy, faq]);
+    expect(drafts.every((d) => d.action === 'UPDATE')).toBe(true);
+    expect(drafts.find((d) => d.documentId === 'kd_new')?.proposedText).toBe('Refunds are processed within four weeks of the request.');
+  });
+
+  it('estimates the time by the stated model: reading plus editing, more for an update than a keep', () => {
+    expect(estimateEditSeconds('UPDATE', 'word '.repeat(100), 'other '.repeat(100))).toBeGreaterThan(estimateEditSeconds('KEEP', 'word '.repeat(100), null));
+    expect(estimateEditSeconds('KEEP', 'short', null) % 5).toBe(0);
+  });
+});
+
+describe('companionQuestions', () => {
+  it('writes one narrower question per scope the answers name, and none without scopes', () => {
+    const passages = [passage('kd_a', 'Hotel costs are reimbursed up to 120 EUR per night; Paris and London up to 180 EUR.'), passage('kd_b', 'Hotel costs are reimbursed up to 150 EUR per night.')];
+    const question = 'What is the maximum hotel cost per night?';
+    const answers = extractAnswers(question, passages);
+    expect(companionQuestions(question, answers)).toEqual(['What is the maximum hotel cost per night (for Paris, London)?']);
+    expect(companionQuestions(question, answers.filter((a) => a.scope.length === 0))).toEqual([]);
+  });
+});
