@@ -90,6 +90,8 @@ export function scoreRamDocs(items: RamDocsItem[], retrieved: RetrievedQuestion[
   const decisions: { expected: boolean; predicted: boolean }[] = [];
   let pairs: PairCounts = { tp: 0, fp: 0, fn: 0 };
   let allInOne: PairCounts = { tp: 0, fp: 0, fn: 0 };
+  let answeredPairs: PairCounts = { tp: 0, fp: 0, fn: 0 };
+  let answeredAllInOne: PairCounts = { tp: 0, fp: 0, fn: 0 };
   let answeredDocuments = 0;
   let truthDocuments = 0;
   const perItem: { id: string; question: string; expected: boolean; outcome: Outcome; groups: string[] }[] = [];
@@ -108,6 +110,10 @@ export function scoreRamDocs(items: RamDocsItem[], retrieved: RetrievedQuestion[
     answeredDocuments += [...truth.keys()].filter((k) => predicted.has(k)).length;
     pairs = addPairs(pairs, pairCounts(truth, predicted));
     allInOne = addPairs(allInOne, pairCounts(truth, new Map([...truth.keys()].map((k) => [k, 'one']))));
+    // The same over the documents that gave an answer: how pure the groups are, unanswered documents aside.
+    const answeredTruth = new Map([...truth].filter(([k]) => predicted.has(k)));
+    answeredPairs = addPairs(answeredPairs, pairCounts(answeredTruth, predicted));
+    answeredAllInOne = addPairs(answeredAllInOne, pairCounts(answeredTruth, new Map([...answeredTruth.keys()].map((k) => [k, 'one']))));
     perItem.push({
       id: r.id,
       question: item.question,
@@ -127,6 +133,9 @@ export function scoreRamDocs(items: RamDocsItem[], retrieved: RetrievedQuestion[
     baseline_one_group_per_document: roundAll(pairF1({ tp: 0, fp: 0, fn: pairs.tp + pairs.fn })),
     baseline_one_group_for_all: roundAll(pairF1(allInOne)),
     non_noise_documents_answered: `${answeredDocuments}/${truthDocuments}`,
+    answered_documents_pairwise: roundAll(pairF1(answeredPairs)),
+    answered_baseline_one_group_per_document: roundAll(pairF1({ tp: 0, fp: 0, fn: answeredPairs.tp + answeredPairs.fn })),
+    answered_baseline_one_group_for_all: roundAll(pairF1(answeredAllInOne)),
     per_item: perItem,
   };
 }

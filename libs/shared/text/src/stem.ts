@@ -21,8 +21,20 @@ function stemmerFor(language: Language): Stemmer {
  */
 export function stem(word: string, language: Language): string {
   if (word.length <= 2 || /\d/.test(word)) return word;
-  return stemmerFor(language).stem(word);
+  const cache = caches[language];
+  let stemmed = cache.get(word);
+  if (stemmed === undefined) {
+    // The Snowball stemmers (transpiled from Java) cost about 20 µs a word; texts repeat their words.
+    if (cache.size >= STEM_CACHE_SIZE) cache.clear();
+    stemmed = stemmerFor(language).stem(word);
+    cache.set(word, stemmed);
+  }
+  return stemmed;
 }
+
+/** Stems remembered per language; the cache starts over when full (a bounded memory, about 5 MB). */
+const STEM_CACHE_SIZE = 50_000;
+const caches: Record<Language, Map<string, string>> = { en: new Map(), fr: new Map() };
 
 /** The stems of a text's content words (function words and one-letter words left out). */
 export function contentStems(text: string, language: Language): string[] {

@@ -36,7 +36,7 @@ export function companionQuestions(question: string, answers: readonly Extracted
 
 /** The scope as the excerpt writes it: the excerpt's words whose folded stems start like the scope's. */
 function scopeLabel(a: ExtractedAnswer): string {
-  const words = a.text.match(/[\p{L}][\p{L}'’-]*/gu) ?? [];
+  const words: string[] = a.text.match(/[\p{L}][\p{L}'’-]*/gu) ?? [];
   const picked = words.filter((w, i) => words.indexOf(w) === i && a.scope.some((s) => foldText(w).startsWith(s.slice(0, Math.max(3, s.length - 1)))));
   return picked.length > 0 ? picked.join(', ') : a.scope.join(', ');
 }

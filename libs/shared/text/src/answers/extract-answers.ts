@@ -54,20 +54,33 @@ export function extractAnswers(question: string, passages: readonly Passage[], p
     const segs = segments(passage.text);
     const context = contextStems(passage, segs, profile.language);
     const passageStems = new Set(stemsOf(passage.text, profile.language));
-    let best: { seg: Segment; index: number; coverage: number; answers: ExtractedAnswer[] } | undefined;
+    let best: { seg: Segment; index: number; coverage: number; rank: number; answers: ExtractedAnswer[] } | undefined;
     segs.forEach((seg, index) => {
       // Headings and questions (an FAQ's) announce an answer; they do not give one.
       if (seg.heading || /\?["'”»)\]]*$/u.test(seg.text)) return;
       const yesNo = profile.expected.form === 'yes-no';
       const { coverage } = coverageOf(seg, index, segs, profile, weights, context, passageStems, yesNo);
       const min = profile.expected.form === 'value' ? EXTRACTION.minValueCoverage : yesNo ? EXTRACTION.minYesNoCoverage : EXTRACTION.minOpenCoverage;
-      if (coverage < min || (best && coverage <= best.coverage)) return;
+      if (coverage < min) return;
+      // Between sentences on the subject, the one that names the attribute asked ("population") wins.
+      const rank = coverage + FRAMING_BONUS * framingShare(seg.text, profile);
+      if (best && rank <= best.rank) return;
       const answers = answersIn(seg, passage, profile, coverage, sharedNames);
-      if (answers.length > 0) best = { seg, index, coverage, answers };
+      if (answers.length > 0) best = { seg, index, coverage, rank, answers };
     });
     if (best) out.push(...best.answers);
   }
   return out;
+}
+
+const FRAMING_BONUS = 0.15;
+
+/** Share of the question's framing words ("population", "price") the text holds. */
+function framingShare(text: string, profile: QuestionProfile): number {
+  const framing = profile.terms.filter((t) => t.framing);
+  if (framing.length === 0) return 0;
+  const here = new Set(stemsOf(text, profile.language));
+  return framing.filter((t) => hasRelated(here, t.stem)).length / framing.length;
 }
 
 function termWeights(profile: QuestionProfile, passages: readonly Passage[]): number[] {
@@ -154,9 +167,9 @@ function answersIn(seg: Segment, passage: Passage, profile: QuestionProfile, cov
   const period = questionRate(profile);
   const answering = period ? values.filter((v) => v.kind !== 'amount' || [period, ''].includes(rateOf(seg.text, v))) : values;
   if (answering.length === 0) return [];
-  return clauses(seg.text, answering).map((clause, i) => {
+  return clauses(seg.text, answering, anchorsOf(seg.text, profile)).map((clause, i) => {
     const scope = scopeOf(seg.text, clause.from, clause.to, profile, sharedNames, clause.values);
-    const key = clause.values.map((v) => v.key + rateOf(seg.text, v)).join('+');
+    const key = clause.values.map((v) => (expected.byYear ? yearKey(v) : v.key) + rateOf(seg.text, v)).join('+');
     return {
       ...base,
       // Later clauses answer for their scope only; a clause with no scope of its own repeats the first.
@@ -182,6 +195,12 @@ const RATE_UNITS: Record<string, string> = {
   hour: 'hour', heure: 'hour', km: 'km', kilometre: 'km', kilometer: 'km', mile: 'mile', person: 'person', personne: 'person', employee: 'person', employe: 'person',
 };
 
+/** "In which year": dates compare by their year ("1 August 1917" and "1917" agree). */
+function yearKey(v: TypedValue): string {
+  const year = /(?:^|[^\d])(\d{4})(?:[^\d]|$)/u.exec(v.key.replace(/^[a-z-]+:/u, ''));
+  return (v.kind === 'date' || v.kind === 'date-range') && year ? `year:${year[1]}` : v.key;
+}
+
 /** The rate an amount is stated per ("150 EUR per night" → `/night`), or '' for a plain amount. */
 function rateOf(text: string, value: TypedValue): string {
   if (value.kind !== 'amount') return '';
@@ -206,7 +225,7 @@ interface Clause {
 }
 
 /** The sentence's values grouped by clause (";" or a new sentence part), one answer per clause. */
-function clauses(text: string, values: TypedValue[]): Clause[] {
+function clauses(text: string, values: TypedValue[], anchors: [number, number][]): Clause[] {
   const cuts = [0];
   for (const m of text.matchAll(/;|\s[–—-]\s|\.\s/gu)) cuts.push((m.index ?? 0) + m[0].length);
   cuts.push(text.length);
@@ -214,19 +233,35 @@ function clauses(text: string, values: TypedValue[]): Clause[] {
   for (let i = 0; i + 1 < cuts.length; i++) {
     const [from, to] = [cuts[i], cuts[i + 1]];
     const inside = values.filter((v) => v.start >= from && v.start < to);
-    if (inside.length > 0) out.push({ from, to, values: dedupe(inside) });
+    if (inside.length > 0) out.push({ from, to, values: dedupe(inside, anchors) });
   }
   return out;
 }
 
-/** One value per kind in a clause, in order; a date range next to a time range is kept (opening days and hours). */
-function dedupe(values: TypedValue[]): TypedValue[] {
-  const seen = new Set<ValueKind>();
-  return values.filter((v) => {
-    if (seen.has(v.kind)) return false;
-    seen.add(v.kind);
-    return true;
-  });
+/**
+ * One value per kind in a clause, in order; a date range next to a time range is kept (opening days and
+ * hours). Of several values of one kind, the one nearest a word of the question ("one of the sixteen
+ * townships ... the population was 459": 459).
+ */
+function dedupe(values: TypedValue[], anchors: [number, number][]): TypedValue[] {
+  const distance = (v: TypedValue) => (anchors.length === 0 ? 0 : Math.min(...anchors.map(([s, e]) => (e <= v.start ? v.start - e : s >= v.end ? s - v.end : 0))));
+  const best = new Map<ValueKind, TypedValue>();
+  for (const v of values) {
+    const seen = best.get(v.kind);
+    if (!seen || distance(v) < distance(seen)) best.set(v.kind, v);
+  }
+  return values.filter((v) => best.get(v.kind) === v);
+}
+
+/** Where the question's words (framing words included) occur in a text: [start, end) of each. */
+function anchorsOf(text: string, profile: QuestionProfile): [number, number][] {
+  const stems = new Set(profile.terms.map((t) => t.stem));
+  const out: [number, number][] = [];
+  for (const m of text.matchAll(/[\p{L}\p{N}]+/gu)) {
+    const s = stem(foldText(m[0]), profile.language);
+    if (hasRelated(stems, s)) out.push([m.index ?? 0, (m.index ?? 0) + m[0].length]);
+  }
+  return out;
 }
 
 /**
@@ -251,8 +286,11 @@ function scopeOf(text: string, from: number, to: number, profile: QuestionProfil
   const names = new RegExp(String.raw`^\s*(${name}(?:(?:\s+and\s+|\s+et\s+|,\s*)${name})*)\s*(?::|up to|jusqu|above|below|from|within)`, 'u');
   const lead = names.exec(clause);
   if (lead && lead.index === 0 && from > 0) add(lead[1]);
-  const introduced = new RegExp(String.raw`(?:^|[^\p{L}])(?:[Ii]n|[Aa]t|[Ee]n|[àÀ]|[Aa]u|[Aa]ux|[Ff]or|[Pp]our)\s+(${name}(?:(?:\s+and\s+|\s+et\s+|,\s*)${name})*)`, 'gu');
-  for (const m of clause.matchAll(introduced)) if (!valueText.includes(m[1])) add(m[1]);
+  // "In Germany, ...", "For Paris: ...": a place or group the clause opens with. A place mentioned in
+  // passing ("built in 1898 in Springfield") is not a scope.
+  const introduced = new RegExp(String.raw`^\s*(?:[Ii]n|[Aa]t|[Ee]n|[àÀ]|[Aa]u|[Aa]ux|[Ff]or|[Pp]our)\s+(?:the\s+)?(${name}(?:(?:\s+and\s+|\s+et\s+|,\s*)${name})*)`, 'u');
+  const opening = introduced.exec(clause);
+  if (opening && !valueText.includes(opening[1])) add(opening[1]);
   const group = /\b(?:for|pour|les|des)\s+(?:the\s+|all\s+|les\s+)?(?:[\p{L}-]+\s+)?(part[- ]time|full[- ]time|temps partiel|temps plein|interns?|contractors?|managers?|executives?|apprentices?|stagiaires?|cadres?)\b/giu;
   for (const m of clause.matchAll(group)) add(m[1]);
   return [...scope].sort();
@@ -319,6 +357,8 @@ function namedAnswer(text: string, profile: QuestionProfile, relation: string): 
     }
   }
   for (const c of candidates) {
+    // A name or a short description; a run of capitalised menu words is page furniture, not an answer.
+    if (c.phrase.split(/\s+/u).length > 6) continue;
     const words = foldedWords(c.phrase).filter((w) => !DEMONYMS.has(w));
     const stems = [...new Set(stemsOf(words.join(' '), profile.language).filter((s) => !questionStems.has(s)))].sort();
     if (stems.length === 0 || stems.length > 8) continue;

@@ -8,7 +8,14 @@ import { english } from './english-model';
 /** What a question asks for. */
 export type ExpectedAnswer =
   /** A typed value of one of these kinds. */
-  | { form: 'value'; kinds: ValueKind[]; /** Quantities must match (`quantity:<unit>:...`): a weight question wants a mass. */ units?: RegExp }
+  | {
+      form: 'value';
+      kinds: ValueKind[];
+      /** Quantities must match (`quantity:<unit>:...`): a weight question wants a mass. */
+      units?: RegExp;
+      /** Dates compare by year ("In which year...", "When was it built/founded?"). */
+      byYear?: boolean;
+    }
   /** Yes or no ("Are gift cards refundable?"). */
   | { form: 'yes-no' }
   /** A name or a short phrase ("Who directed...", "What is the profession of..."). */
@@ -65,6 +72,7 @@ const EVERY = /\b(how often|how frequently|every how|a quelle frequence|tous les
 const PERCENT = /\b(percentage|percent|what share|what proportion|quel pourcentage|pourcentage|taux|rate)\b/u;
 const AMOUNT = /\b(price|cost|costs|fee|fees|charge|pay|paid|reimburs\w*|refund\w* (?:up to|above)|budget|allowance|amount|salary|spend|spending|prix|cout|couts|montant|tarif|rembours\w*|plafond|budget|salaire|eur|euros?|usd|dollars?)\b/u;
 const WEIGHT = /\b(weigh|weighs|weight|heavy|poids|pese)\b/u;
+const BY_YEAR = /\b(year|annee|an)\b|^when (?:was|were|did) .*\b(built|founded|established|formed|created|opened|completed|constructed|released|published|launched|started|begin|began|start|debut\w*|incorporated|erected|introduced)\b/u;
 const MASS = /^quantity:(?:kilogram|gram|milligram|pound|ounce|ton|tonne|metric ton)s?:/u;
 const TIME = /\b(what time|which hours|opening hours|business hours|hours|open|opens|close|closes|a quelle heure|horaires?|heures d'ouverture|ouvert)\b/u;
 const DATE = /^(?:when|since when|quand|depuis quand)\b|\b(what date|which date|which year|what year|in which year|quelle date|en quelle annee|quelle annee|date of|date de)\b/u;
@@ -92,7 +100,10 @@ export function profileQuestion(question: string, language: Language = detectLan
     seen.add(s);
     terms.push({ stem: s, surface: written, framing: FRAMING.has(word), salience: salience.get(written) ?? 1 });
   }
-  return { language, expected: expectedAnswer(folded), terms };
+  // Words of a name ("The Charge of the Light Brigade") say nothing of the answer's form.
+  const names = new Set([...salience].filter(([, f]) => f === POS_SALIENCE.PROPN).map(([w]) => w));
+  const unnamed = names.size === 0 ? folded : folded.replace(/[\p{L}\p{N}]+/gu, (w) => (names.has(w) ? '_' : w));
+  return { language, expected: expectedAnswer(unnamed), terms };
 }
 
 /** Adjectives of period written as their noun in answers ("daily" allowance, "per day"). */
@@ -114,6 +125,8 @@ function englishSalience(question: string): Map<string, number> {
 }
 
 function expectedAnswer(q: string): ExpectedAnswer {
+  // "Who ...": a person or a group, however the rest of the question reads.
+  if (/^(?:who|whom|qui)\b/u.test(q)) return { form: 'named', relation: AGENT.test(q) ? 'agent' : 'identity' };
   const kinds = new Set<ValueKind>();
   if (EVERY.test(q)) ['recurrence', 'duration'].forEach((k) => kinds.add(k as ValueKind));
   if (DURATION.test(q)) kinds.add('duration');
@@ -123,7 +136,7 @@ function expectedAnswer(q: string): ExpectedAnswer {
   if (TIME.test(q) && !DURATION.test(q)) ['time-range', 'time'].forEach((k) => kinds.add(k as ValueKind));
   if (DATE.test(q) && !TIME.test(q)) ['date', 'date-range'].forEach((k) => kinds.add(k as ValueKind));
   if (COUNT.test(q) && kinds.size === 0) ['number', 'quantity', 'amount', 'percentage', 'duration'].forEach((k) => kinds.add(k as ValueKind));
-  if (kinds.size > 0) return { form: 'value', kinds: [...kinds], units: WEIGHT.test(q) ? MASS : undefined };
+  if (kinds.size > 0) return { form: 'value', kinds: [...kinds], units: WEIGHT.test(q) ? MASS : undefined, byYear: kinds.has('date') && BY_YEAR.test(q) };
   if (YES_NO.test(q)) return { form: 'yes-no' };
   if (AGENT.test(q)) return { form: 'named', relation: 'agent' };
   if (PLACE.test(q)) return { form: 'named', relation: 'place' };
