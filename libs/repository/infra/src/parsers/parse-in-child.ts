@@ -85,7 +85,8 @@ export function parseInChild<T>(options: ParseInChildOptions): Promise<T> {
     child.stderr?.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-STDERR_TAIL)));
     child.once('message', (message: T) => finish(() => resolve(message)));
     child.once('error', (error) => finish(() => reject(parsingFailed(`${subject} could not be read: ${errorSummary(error)}`, error))));
-    child.once('exit', (code, signal) => {
+    // 'close', not 'exit': by then all of stderr has been read, the heap-exhaustion report included.
+    child.once('close', (code, signal) => {
       if (/heap out of memory|Reached heap limit/i.test(stderr)) return tooMuchMemory();
       finish(() => reject(parsingFailed(`${subject} could not be read (the reader stopped with ${signal ? `signal ${signal}` : `code ${code}`}).`)));
     });
