@@ -1,3 +1,4 @@
+import { constants as zlibConstants, deflateRawSync } from 'node:zlib';
 import { Document, HeadingLevel, Packer, Paragraph, Table, TableCell, TableRow, TextRun } from 'docx';
 
 export interface PdfFixtureOptions {
@@ -73,4 +74,52 @@ export async function buildDocx(): Promise<Buffer> {
     ],
   });
   return Packer.toBuffer(document);
+}
+
+/**
+ * A PDF flate bomb: one page whose content stream is `inflatedBytes` of zeros (whitespace to a PDF
+ * lexer) behind FlateDecode, about 1 KiB per MiB inflated (1 GiB: a 1 MB file). One MiB of zeros is
+ * deflated once without a final block and the raw blocks repeated, so building it costs a few MiB
+ * whatever its inflated size; the zlib header and Adler-32 (of zeros: 1 and the length mod 65,521)
+ * make it a valid zlib stream. The page also shows a line of text, drawn before the zeros.
+ */
+export function buildPdfFlateBomb(inflatedBytes: number): Buffer {
+  const MiB = 1024 * 1024;
+  if (inflatedBytes % MiB !== 0) throw new Error('inflatedBytes must be a whole number of MiB');
+  const text = Buffer.from('BT /F1 12 Tf 72 720 Td (Looks like a policy) Tj ET\n', 'latin1');
+  const zeros = Buffer.alloc(MiB - text.length);
+  const head = deflateRawSync(Buffer.concat([text, zeros]), { finishFlush: zlibConstants.Z_SYNC_FLUSH });
+  const block = deflateRawSync(Buffer.alloc(MiB), { finishFlush: zlibConstants.Z_SYNC_FLUSH });
+  let a = 1;
+  let b = 0;
+  for (const byte of text) {
+    a = (a + byte) % 65521;
+    b = (b + a) % 65521;
+  }
+  b = (b + (inflatedBytes - text.length) * a) % 65521; // zeros leave a alone and add it to b each
+  const adler = Buffer.alloc(4);
+  adler.writeUInt32BE(b * 0x10000 + a);
+  const stream = Buffer.concat([Buffer.from([0x78, 0x9c]), head, ...Array<Buffer>(inflatedBytes / MiB - 1).fill(block), Buffer.from([0x03, 0x00]), adler]);
+  const objects = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> >> /Contents 4 0 R >>',
+    null,
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>',
+  ];
+  const parts: Buffer[] = [Buffer.from('%PDF-1.4\n', 'latin1')];
+  let length = parts[0].length;
+  const offsets: number[] = [];
+  objects.forEach((body, i) => {
+    offsets.push(length);
+    const piece =
+      body === null
+        ? Buffer.concat([Buffer.from(`${i + 1} 0 obj\n<< /Length ${stream.length} /Filter /FlateDecode >>\nstream\n`, 'latin1'), stream, Buffer.from('\nendstream\nendobj\n', 'latin1')])
+        : Buffer.from(`${i + 1} 0 obj\n${body}\nendobj\n`, 'latin1');
+    parts.push(piece);
+    length += piece.length;
+  });
+  const xref = `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`;
+  parts.push(Buffer.from(`${xref}trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${length}\n%%EOF\n`, 'latin1'));
+  return Buffer.concat(parts);
 }

@@ -8,3 +8,4 @@ export * from './browser';
 export * from './wait-for';
 export * from './openapi-validator';
 export * from './local-http-server';
+export * from './process-memory';

@@ -73,6 +73,11 @@ export const configSchema = z.object({
   SEARCH_ANSWER_THRESHOLD: z.coerce.number().min(0).max(1).default(0.5),
   /** Raw bytes of live documents allowed per repository instance (default 2 GiB). */
   INGESTION_MAX_INSTANCE_BYTES: z.coerce.number().int().min(1).default(2 * 1024 * 1024 * 1024),
+  /**
+   * Memory one document parse may hold in all (its own process: heap, ArrayBuffers, code), in MiB;
+   * past it the parse is killed and the document ends in PARSING_ERROR. JOBS_CONCURRENCY parses run at once.
+   */
+  PARSER_MAX_MEMORY_MB: z.coerce.number().int().min(128).max(65536).default(512),
   /** How the audit side reads repository instances: in-process (`local`) or over their instance API (`http`). */
   REPOSITORY_CLIENT: z.enum(['local', 'http']).default('local'),
   /** Base URL of the instance API for REPOSITORY_CLIENT=http (default PUBLIC_RETRIEVAL_URL). */

@@ -86,7 +86,11 @@ export class RepositoryModule {
         { provide: RepositoryInstanceStore, useClass: TypeOrmRepositoryInstanceStore },
         { provide: DocumentRepository, useClass: TypeOrmDocumentRepository },
         { provide: SemanticNodeRepository, useClass: TypeOrmSemanticNodeRepository },
-        { provide: DocumentParser, useClass: CompositeDocumentParser },
+        {
+          provide: DocumentParser,
+          inject: [APP_CONFIG],
+          useFactory: (c: AppConfig) => new CompositeDocumentParser({ pdf: { maxMemoryMb: c.PARSER_MAX_MEMORY_MB }, docx: { maxMemoryMb: c.PARSER_MAX_MEMORY_MB } }),
+        },
         { provide: InstanceKeyHasher, inject: [APP_CONFIG], useFactory: (c: AppConfig) => new HmacInstanceKeyHasher(deriveKey(c.authSecret, 'instance-key-pepper')) },
         { provide: InstanceAuthenticator, useClass: RepositoryInstanceAuthenticator },
         { provide: SearchLogRepository, useClass: TypeOrmSearchLogRepository },

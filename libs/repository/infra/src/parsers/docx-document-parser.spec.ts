@@ -127,10 +127,10 @@ describe('DocxDocumentParser', () => {
   });
 
   describe('zip bombs and huge files', () => {
-    it('refuses a bomb that declares its size from the central directory, before any worker starts', async () => {
+    it('refuses a bomb that declares its size from the central directory, before any reader starts', async () => {
       const bomb = await rezipDocx([{ name: 'word/media/zeros.bin', pieces: [[Buffer.alloc(MiB), 300]] }]);
       expect(bomb.length).toBeLessThan(MiB);
-      // A 1 ms timeout would win against any worker: the refusal comes from the main thread, unpacking nothing.
+      // A 1 ms timeout would win against any reader: the refusal comes from this process, unpacking nothing.
       const error = await domainErrorOf(new DocxDocumentParser({ timeoutMs: 1 }).parse(bomb));
       expect(error).toMatchObject({ kind: 'invalid', code: 'REPOSITORY.PARSING_FAILED', message: 'The DOCX file would unpack to 300 MiB, more than the 256 MiB allowed.' });
       const lower = await domainErrorOf(new DocxDocumentParser({ maxUncompressedBytes: 100 * 1024 }).parse(await rezipDocx([{ name: 'big.bin', pieces: [[Buffer.alloc(MiB), 1]] }])));
@@ -143,8 +143,8 @@ describe('DocxDocumentParser', () => {
       expect(error).toMatchObject({ code: 'REPOSITORY.PARSING_FAILED', message: 'The DOCX file holds 10001 parts, more than the 10000 allowed.' });
     });
 
-    it('refuses a bomb whose headers lie, by counting what it really unpacks in the worker', async () => {
-      // document.xml declares 1 KiB and unpacks to 300 MiB; mammoth would keep it outside the heap limit.
+    it('refuses a bomb whose headers lie, by counting what it really unpacks in the reader', async () => {
+      // document.xml declares 1 KiB and unpacks to 300 MiB; the count names the cause long before the memory bound would stop it.
       const bomb = await rezipDocx([{ name: 'word/document.xml', pieces: [[Buffer.alloc(MiB, 0x20), 300]], declaredSize: 1024 }]);
       expect(readZipDirectory(bomb)?.unpackedBytes).toBeLessThan(MiB);
       const error = await domainErrorOf(new DocxDocumentParser({ maxUncompressedBytes: 32 * MiB }).parse(bomb));
@@ -162,19 +162,19 @@ describe('DocxDocumentParser', () => {
       } finally {
         clearInterval(sampler);
       }
-      // Unpacked whole, as mammoth alone would, it takes more than 1 GiB (outside any V8 heap limit).
+      // Unpacked whole, as mammoth alone would, it takes more than 1 GiB (mostly ArrayBuffers, which no V8 heap limit counts).
       expect(Math.max(peak, process.memoryUsage().rss) - before).toBeLessThan(512 * MiB);
     }, 30_000);
 
-    it('gives up on a DOCX that takes too long, without leaking the worker', async () => {
+    it('gives up on a DOCX that takes too long, without leaking the reader', async () => {
       const error = await domainErrorOf(new DocxDocumentParser({ timeoutMs: 1 }).parse(await buildDocx()));
       expect(error).toMatchObject({ kind: 'invalid', code: 'REPOSITORY.PARSING_FAILED', message: 'The DOCX file took longer than 1 ms to read.' });
     });
 
-    it('stops a DOCX that needs more memory than its worker has', async () => {
-      // mammoth needs well over 32 MiB of heap for 8 MiB of XML.
-      const error = await domainErrorOf(new DocxDocumentParser({ maxMemoryMb: 32 }).parse(await rezipDocx([bigDocumentXml(8)])));
-      expect(error).toMatchObject({ kind: 'invalid', code: 'REPOSITORY.PARSING_FAILED', message: 'The DOCX file needs more than 32 MiB of memory to read.' });
+    it('stops a DOCX that needs more memory than its reader may hold', async () => {
+      // mammoth needs about 500 MiB for 8 MiB of XML; the reader's process starts at about 60.
+      const error = await domainErrorOf(new DocxDocumentParser({ maxMemoryMb: 160 }).parse(await rezipDocx([bigDocumentXml(8)])));
+      expect(error).toMatchObject({ kind: 'invalid', code: 'REPOSITORY.PARSING_FAILED', message: 'The DOCX file needs more than 160 MiB of memory to read.' });
     });
   });
 });
@@ -190,7 +190,7 @@ describe('readZipDirectory', () => {
     expect(readZipDirectory(docx)?.parts).toBeGreaterThan(3);
   });
 
-  it('gives up on a missing or damaged central directory, for the worker to judge', async () => {
+  it('gives up on a missing or damaged central directory, for the reader to judge', async () => {
     const docx = await buildDocx();
     expect(readZipDirectory(docx.subarray(0, docx.length - 200))).toBeNull();
     expect(readZipDirectory(docx.subarray(0, Math.floor(docx.length / 2)))).toBeNull();

@@ -1,13 +1,13 @@
 import { createRequire } from 'node:module';
 import type { ParsedDocument } from '@svc/repository-core';
 import { htmlToDocument } from './html-document-parser';
-import { parseInWorker, WorkerFailure } from './parse-in-worker';
+import { ChildFailure, parseInChild } from './parse-in-child';
 import { errorSummary, parsingFailed } from './parsing-failure';
 
 export interface DocxParserOptions {
   /** A DOCX still being read after this long is refused (default 60 s). */
   timeoutMs?: number;
-  /** Heap of the worker that reads one DOCX, in MiB (default 512). */
+  /** Memory of the process that reads one DOCX, all of it (heap, ArrayBuffers, code), in MiB (default 512). */
   maxMemoryMb?: number;
   /** A DOCX whose parts unpack to more than this, declared or actual, is refused (default 256 MiB). */
   maxUncompressedBytes?: number;
@@ -25,35 +25,34 @@ const OLE_MAGIC = Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]);
 const MAX_PARTS = 10_000;
 const MiB = 1024 * 1024;
 
-/** The name the worker gives the failure of its unpacked-size check. */
+/** The name the reader gives the failure of its unpacked-size check. */
 const UNPACKED_TOO_LARGE = 'UnpackedSizeExceeded';
 
-interface WorkerSuccess {
+interface ReaderSuccess {
   ok: true;
   html: string;
 }
 
 /**
- * Runs in a worker thread. Plain CommonJS on purpose: it is evaluated as a string, not compiled.
+ * Runs in the reader's child process. Plain CommonJS on purpose: it is run as a string, not compiled.
  * First unpacks every part once with the JSZip that mammoth uses, counting bytes and throwing them
- * away, and stops past `maxUncompressedBytes`: sizes in the ZIP headers can lie, and mammoth keeps
- * what it unpacks in ArrayBuffers, which live outside the V8 heap and so escape the worker's
- * memory limit. Then mammoth converts the document to HTML, images left out.
+ * away, and stops past `maxUncompressedBytes`: sizes in the ZIP headers can lie, and this refuses a
+ * bomb by name, long before the child's memory bound would stop it. Then mammoth converts the
+ * document to HTML, images left out.
  */
-const WORKER_SOURCE = `
-const { parentPort, workerData } = require('node:worker_threads');
-async function read() {
-  const mammoth = require(workerData.mammothPath);
-  const JSZip = require(workerData.jszipPath);
-  const buffer = Buffer.from(workerData.data.buffer, workerData.data.byteOffset, workerData.data.byteLength);
-  await checkUnpackedSize(await JSZip.loadAsync(buffer), workerData.maxUncompressedBytes);
+const READER_SOURCE = `
+async function read(input) {
+  const mammoth = require(input.mammothPath);
+  const JSZip = require(input.jszipPath);
+  const buffer = Buffer.from(input.data.buffer, input.data.byteOffset, input.data.byteLength);
+  await checkUnpackedSize(await JSZip.loadAsync(buffer), input.maxUncompressedBytes, input.tooLargeName);
   const result = await mammoth.convertToHtml(
     { buffer },
-    { styleMap: workerData.styleMap, includeDefaultStyleMap: true, convertImage: mammoth.images.imgElement(async () => ({ src: '' })) },
+    { styleMap: input.styleMap, includeDefaultStyleMap: true, convertImage: mammoth.images.imgElement(async () => ({ src: '' })) },
   );
   return { ok: true, html: result.value };
 }
-async function checkUnpackedSize(zip, limit) {
+async function checkUnpackedSize(zip, limit, tooLargeName) {
   let total = 0;
   for (const file of Object.values(zip.files)) {
     if (file.dir) continue;
@@ -64,7 +63,7 @@ async function checkUnpackedSize(zip, limit) {
           total += chunk.length;
           if (total <= limit) return;
           stream.pause();
-          reject(Object.assign(new Error('The parts unpack to more than the limit.'), { name: workerData.tooLargeName }));
+          reject(Object.assign(new Error('The parts unpack to more than the limit.'), { name: tooLargeName }));
         })
         .on('error', () => resolve()) // a damaged part is mammoth's to report, if it reads it
         .on('end', () => resolve())
@@ -72,19 +71,15 @@ async function checkUnpackedSize(zip, limit) {
     });
   }
 }
-read().then(
-  (result) => parentPort.postMessage(result),
-  (error) => parentPort.postMessage({ ok: false, name: (error && error.name) || 'Error', message: String((error && error.message) || error) }),
-);
 `;
 
 /**
  * DOCX through mammoth, which maps Word styles to semantic HTML (headings, lists, tables), then the
  * HTML parser, so the structure survives. Images are not extracted. A .docx is a ZIP, so it can be a
  * zip bomb: its central directory is checked first (declared size and number of parts), then the
- * file is read in a worker thread per file, which counts what it really unpacks, has its own heap
- * limit and is terminated after `timeoutMs`; whatever the file, this process neither runs out of
- * memory nor blocks.
+ * file is read in a child process per file (`parseInChild`), which counts what it really unpacks, is
+ * killed past `maxMemoryMb` of memory in all or after `timeoutMs`; whatever the file, this process
+ * neither runs out of memory nor blocks, and gets back to its baseline after.
  */
 export class DocxDocumentParser {
   private readonly timeoutMs: number;
@@ -111,7 +106,7 @@ export class DocxDocumentParser {
     if (declared !== null && declared.unpackedBytes > this.maxUncompressedBytes) {
       throw parsingFailed(`The DOCX file would unpack to ${formatSize(declared.unpackedBytes)}, more than the ${formatSize(this.maxUncompressedBytes)} allowed.`);
     }
-    const result = await this.readInWorker(content);
+    const result = await this.readInChild(content);
     if (!result.ok) {
       if (result.name === UNPACKED_TOO_LARGE) throw parsingFailed(`The DOCX file unpacks to more than the ${formatSize(this.maxUncompressedBytes)} allowed.`);
       throw parsingFailed(`The DOCX file is damaged or is not a Word document: ${errorSummary(result.message)}`, result);
@@ -119,20 +114,18 @@ export class DocxDocumentParser {
     return htmlToDocument(result.html);
   }
 
-  private readInWorker(content: Buffer): Promise<WorkerSuccess | WorkerFailure> {
-    const data = new Uint8Array(content); // a copy, transferred to the worker
+  private readInChild(content: Buffer): Promise<ReaderSuccess | ChildFailure> {
     const mammothPath = require.resolve('mammoth');
-    return parseInWorker({
-      source: WORKER_SOURCE,
-      workerData: {
+    return parseInChild({
+      source: READER_SOURCE,
+      input: {
         mammothPath,
         jszipPath: createRequire(mammothPath).resolve('jszip'), // mammoth's own copy, to see the archive as mammoth will
         styleMap: STYLE_MAP,
         maxUncompressedBytes: this.maxUncompressedBytes,
         tooLargeName: UNPACKED_TOO_LARGE,
-        data,
+        data: content,
       },
-      transferList: [data.buffer],
       timeoutMs: this.timeoutMs,
       maxMemoryMb: this.maxMemoryMb,
       subject: 'The DOCX file',
@@ -150,7 +143,7 @@ const EOCD_SEARCH_BYTES = EOCD_SIZE + 0xffff;
 /**
  * What a ZIP's central directory declares, read without unpacking anything: its number of parts and
  * their total unpacked size. Null when there is no readable directory (damaged, truncated, or ZIP64,
- * which no real .docx needs): the worker's JSZip then reports the damage, and its byte count still
+ * which no real .docx needs): the reader's JSZip then reports the damage, and its byte count still
  * applies. The declared sizes may lie; this check only refuses honest bombs and huge files early.
  */
 export function readZipDirectory(zip: Buffer): { parts: number; unpackedBytes: number } | null {

@@ -1,7 +1,8 @@
 import { domainErrorOf } from '@svc/kernel/testing';
 import { PdfDocumentParser, PdfLine, pdfLinesToParagraphs } from './pdf-document-parser';
-import { buildPdf } from '@svc/test-kit';
+import { buildPdf, buildPdfFlateBomb, sampleMemory } from '@svc/test-kit';
 
+const MiB = 1024 * 1024;
 
 describe('PdfDocumentParser', () => {
   const parser = new PdfDocumentParser();
@@ -47,7 +48,25 @@ describe('PdfDocumentParser', () => {
     expect(await domainErrorOf(parser.parse(Buffer.from('hello, not a pdf')))).toMatchObject({ message: 'The file is not a PDF (it has no %PDF header).' });
   });
 
-  it('gives up on a PDF that takes too long, without leaking the worker', async () => {
+  it('refuses a flate bomb (1 MB inflating to 1 GiB) near its memory bound, this process holding none of it', async () => {
+    // Before the parse ran in a child process, pdf.js took the worker to a 2.2 GB peak here (ArrayBuffers
+    // escape a worker's heap limit) and left this process at 1.2 GB two seconds after.
+    const bomb = buildPdfFlateBomb(1024 * MiB);
+    expect(bomb.length).toBeLessThan(1.1 * 1000 * 1000);
+    const before = process.memoryUsage().rss / MiB;
+    const sampler = sampleMemory([process.pid]);
+    const error = await domainErrorOf(new PdfDocumentParser({ maxMemoryMb: 256 }).parse(bomb));
+    const peaks = sampler.stop();
+    expect(error).toMatchObject({ kind: 'invalid', code: 'REPOSITORY.PARSING_FAILED', message: 'The PDF needs more than 256 MiB of memory to read.' });
+    // The reader's process inflated well past its start (~60 MiB) and was stopped at its bound...
+    expect(peaks.childrenSeen).toBeGreaterThanOrEqual(1);
+    expect(peaks.childMiB).toBeGreaterThan(128);
+    expect(peaks.childMiB).toBeLessThan(256 + 64);
+    // ... while this process never held the inflated bytes.
+    expect(peaks.ownMiB - before).toBeLessThan(64);
+  }, 30_000);
+
+  it('gives up on a PDF that takes too long, without leaking the reader', async () => {
     const slow = new PdfDocumentParser({ timeoutMs: 1 });
     const error = await domainErrorOf(slow.parse(buildPdf([['Hello']])));
     expect(error).toMatchObject({ code: 'REPOSITORY.PARSING_FAILED', message: 'The PDF took longer than 1 ms to read.' });

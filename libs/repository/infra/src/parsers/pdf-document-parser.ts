@@ -1,11 +1,11 @@
 import type { DocumentBlock, ParsedDocument } from '@svc/repository-core';
-import { parseInWorker, WorkerFailure } from './parse-in-worker';
+import { ChildFailure, parseInChild } from './parse-in-child';
 import { errorSummary, parsingFailed } from './parsing-failure';
 
 export interface PdfParserOptions {
   /** A PDF still being read after this long is refused (default 60 s). */
   timeoutMs?: number;
-  /** Heap of the worker that reads one PDF, in MiB (default 512). */
+  /** Memory of the process that reads one PDF, all of it (heap, ArrayBuffers, code), in MiB (default 512). */
   maxMemoryMb?: number;
 }
 
@@ -16,22 +16,24 @@ export interface PdfLine {
   size: number;
 }
 
-interface WorkerSuccess {
+interface ReaderSuccess {
   ok: true;
   title: string | null;
   pages: PdfLine[][];
 }
 
 /**
- * Runs in a worker thread: loads unpdf (Mozilla pdf.js, serverless build; an ES module, which Node
- * imports natively there, whatever the caller's module system or test runner), then reads every
- * page's text lines. Plain CommonJS on purpose: it is evaluated as a string, not compiled.
+ * Runs in the reader's child process: loads unpdf (Mozilla pdf.js, serverless build; an ES module,
+ * which Node imports natively there, whatever the caller's module system or test runner), then reads
+ * every page's text lines. Plain CommonJS on purpose: it is run as a string, not compiled. pdf.js
+ * inflates streams into growing ArrayBuffers, outside any V8 heap limit: the child's resident-memory
+ * bound is what holds a flate bomb.
  */
-const WORKER_SOURCE = `
-const { parentPort, workerData } = require('node:worker_threads');
-async function read() {
-  const { getDocumentProxy } = require(workerData.unpdfPath);
-  const pdf = await getDocumentProxy(workerData.data, { verbosity: 0, isEvalSupported: false, disableFontFace: true, useSystemFonts: false });
+const READER_SOURCE = `
+async function read(input) {
+  const { getDocumentProxy } = require(input.unpdfPath);
+  const data = new Uint8Array(input.data.buffer, input.data.byteOffset, input.data.byteLength);
+  const pdf = await getDocumentProxy(data, { verbosity: 0, isEvalSupported: false, disableFontFace: true, useSystemFonts: false });
   try {
     const metadata = await pdf.getMetadata().catch(() => null);
     const title = metadata && metadata.info && typeof metadata.info.Title === 'string' ? metadata.info.Title : null;
@@ -58,16 +60,13 @@ async function read() {
     await pdf.destroy();
   }
 }
-read().then(
-  (result) => parentPort.postMessage(result),
-  (error) => parentPort.postMessage({ ok: false, name: (error && error.name) || 'Error', message: String((error && error.message) || error) }),
-);
 `;
 
 /**
- * PDF through pdf.js (via unpdf), in a worker thread per file: a hostile or huge PDF cannot block
- * the event loop, exhaust the process's memory (the worker has its own heap limit) or run forever
- * (it is terminated after `timeoutMs`). Text lines become paragraphs at blank lines and wide
+ * PDF through pdf.js (via unpdf), in a child process per file (`parseInChild`): a hostile or huge
+ * PDF, a flate bomb included, cannot block the event loop, take more than `maxMemoryMb` of memory
+ * in all (the child is killed past it, and what it held goes back to the system) or run forever (it
+ * is killed after `timeoutMs`). Text lines become paragraphs at blank lines and wide
  * vertical gaps; the title is the PDF's metadata title. PDFs have no reliable structure, so there
  * are no headings, lists or tables; scanned pages (images) yield no text, as there is no OCR.
  */
@@ -82,7 +81,7 @@ export class PdfDocumentParser {
 
   async parse(content: Buffer): Promise<ParsedDocument> {
     if (!content.subarray(0, 1024).includes('%PDF-')) throw parsingFailed('The file is not a PDF (it has no %PDF header).');
-    const result = await this.readInWorker(content);
+    const result = await this.readInChild(content);
     if (!result.ok) throw parsingFailed(describePdfError(result), result);
     const blocks: DocumentBlock[] = result.pages.flatMap((lines) => pdfLinesToParagraphs(lines).map((text): DocumentBlock => ({ kind: 'paragraph', text })));
     if (blocks.length === 0) throw parsingFailed('The PDF contains no extractable text (scanned pages would need OCR, which is not supported).');
@@ -90,12 +89,10 @@ export class PdfDocumentParser {
     return { title, blocks };
   }
 
-  private readInWorker(content: Buffer): Promise<WorkerSuccess | WorkerFailure> {
-    const data = new Uint8Array(content); // a copy, transferred to the worker
-    return parseInWorker({
-      source: WORKER_SOURCE,
-      workerData: { unpdfPath: require.resolve('unpdf'), data },
-      transferList: [data.buffer],
+  private readInChild(content: Buffer): Promise<ReaderSuccess | ChildFailure> {
+    return parseInChild({
+      source: READER_SOURCE,
+      input: { unpdfPath: require.resolve('unpdf'), data: content },
       timeoutMs: this.timeoutMs,
       maxMemoryMb: this.maxMemoryMb,
       subject: 'The PDF',
@@ -103,7 +100,7 @@ export class PdfDocumentParser {
   }
 }
 
-function describePdfError(failure: WorkerFailure): string {
+function describePdfError(failure: ChildFailure): string {
   switch (failure.name) {
     case 'PasswordException':
       return 'The PDF is encrypted with a password; upload an unprotected copy.';
