@@ -253,15 +253,23 @@ function dedupe(values: TypedValue[], anchors: [number, number][]): TypedValue[]
   return values.filter((v) => best.get(v.kind) === v);
 }
 
-/** Where the question's words (framing words included) occur in a text: [start, end) of each. */
+/** Framing words too general to tell where a value is ("below that amount"). */
+const GENERIC_FRAMING = new Set(['amount', 'number', 'value', 'total', 'sum', 'montant', 'nombre', 'valeur']);
+
+/**
+ * Where the question's words occur in a text: [start, end) of each. The framing words ("population",
+ * "price") when the text has any, since the value sits next to the attribute it gives; else every word.
+ */
 function anchorsOf(text: string, profile: QuestionProfile): [number, number][] {
-  const stems = new Set(profile.terms.map((t) => t.stem));
-  const out: [number, number][] = [];
-  for (const m of text.matchAll(/[\p{L}\p{N}]+/gu)) {
-    const s = stem(foldText(m[0]), profile.language);
-    if (hasRelated(stems, s)) out.push([m.index ?? 0, (m.index ?? 0) + m[0].length]);
-  }
-  return out;
+  const find = (stems: Set<string>) => {
+    const out: [number, number][] = [];
+    for (const m of text.matchAll(/[\p{L}\p{N}]+/gu)) {
+      if (hasRelated(stems, stem(foldText(m[0]), profile.language))) out.push([m.index ?? 0, (m.index ?? 0) + m[0].length]);
+    }
+    return out;
+  };
+  const framing = find(new Set(profile.terms.filter((t) => t.framing && !GENERIC_FRAMING.has(t.surface)).map((t) => t.stem)));
+  return framing.length > 0 ? framing : find(new Set(profile.terms.map((t) => t.stem)));
 }
 
 /**
