@@ -459,9 +459,7 @@ describe.each<ServiceMode>(['embedded', 'distributed'])('audit MCP endpoint with
     expect(called.body.result.isError).toBeFalsy();
   });
 
-  // Skipped: the audit MCP catalogue exposes no write tool yet (tools/list holds only audit_documents_get_by_ids,
-  // a read); unskip when a write tool such as WRITE_TOOL lands.
-  it.skip(`answers 403 insufficient_scope to an audit:read token calling a write tool (SKIPPED: no audit MCP write tool exists yet; ${WRITE_TOOL} is planned)`, async () => {
+  it(`answers 403 insufficient_scope to an audit:read token calling a write tool (${WRITE_TOOL})`, async () => {
     const tokens = await codeFlowTokens('audit:read', mcpUrl);
     const refused = await mcpCall(tokens.access_token, { method: 'tools/call', params: { name: WRITE_TOOL, arguments: { instance_id: instanceId } } });
     expect(refused.status).toBe(403);

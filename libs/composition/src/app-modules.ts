@@ -1,11 +1,13 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { AppConfig, PlatformCoreModule } from '@svc/config';
+import { ConflictsModule } from '@svc/conflicts-infra';
 import { JOB_QUEUES } from '@svc/contracts';
 import { Database, DatabaseModule } from '@svc/database';
 import { EmbeddingsModule } from '@svc/embeddings';
 import { HttpPlatformModule, HttpPlatformOptions, ResourceServerOptions } from '@svc/http';
 import { IdentityModule } from '@svc/identity-infra';
 import { JobsModule } from '@svc/jobs';
+import { MandatoryQuestionsModule } from '@svc/mandatory-questions-infra';
 import { McpModule } from '@svc/mcp';
 import { RepositoryModule } from '@svc/repository-infra';
 import { VectorIndexModule } from '@svc/vector-index';
@@ -55,6 +57,8 @@ export interface AppContexts {
   identity: DynamicModule;
   repository: DynamicModule;
   workspace: DynamicModule;
+  conflicts: DynamicModule;
+  questions: DynamicModule;
   /** Every module to import: the platform modules, then the contexts. */
   modules: DynamicModule[];
 }
@@ -63,7 +67,9 @@ export function appContexts(config: AppConfig, o: { auditApi: boolean; retrieval
   const identity = IdentityModule.forRoot({ withControllers: o.identityControllers ?? false });
   const repository = RepositoryModule.forRoot({ withControllers: o.retrievalApi, withJobHandlers: o.runWorkers });
   const workspace = WorkspaceModule.forRoot({ withControllers: o.auditApi, withJobHandlers: o.runWorkers, withRetrievalControllers: o.retrievalApi, uses: [identity, repository] });
-  return { identity, repository, workspace, modules: [...repositoryPlatform(config, o.runWorkers), identity, repository, workspace] };
+  const conflicts = ConflictsModule.forRoot({ withControllers: o.auditApi, uses: [workspace] });
+  const questions = MandatoryQuestionsModule.forRoot({ withControllers: o.auditApi, withJobHandlers: o.runWorkers, uses: [workspace, repository, conflicts] });
+  return { identity, repository, workspace, conflicts, questions, modules: [...repositoryPlatform(config, o.runWorkers), identity, repository, workspace, conflicts, questions] };
 }
 
 /**

@@ -5,6 +5,8 @@ import { declaredOperations, jsonSchemaOf } from '@svc/http';
 // Loading the controllers declares their operations.
 import '@svc/identity-infra';
 import '@svc/workspace-infra';
+import '@svc/conflicts-infra';
+import '@svc/mandatory-questions-infra';
 
 /** Operations served under /audit that the spec does not list, each documented in docs/decisions. */
 const EXTENSIONS = ['audit_instance_create'];

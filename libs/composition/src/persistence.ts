@@ -1,6 +1,8 @@
 import { PLATFORM_MIGRATIONS, PersistenceParts } from '@svc/database';
 import { AddInteractiveAuth1763700000800, CreateIdentitySchema1763700000100, IDENTITY_ENTITIES } from '@svc/identity-infra';
+import { CreateConflictsSchema1763700000900 } from '@svc/conflicts-infra';
 import { JOBS_MIGRATIONS } from '@svc/jobs';
+import { CreateMandatoryQuestionsSchema1763700001000 } from '@svc/mandatory-questions-infra';
 import { AddDocumentsAndSemanticNodes1763700000500, CreateRepositorySchema1763700000200, CreateSearchLogs1763700000700 } from '@svc/repository-infra';
 import { VECTOR_INDEX_MIGRATIONS } from '@svc/vector-index';
 import { CreateDocumentRecords1763700000600, CreateWorkspaceSchema1763700000300 } from '@svc/workspace-infra';
@@ -19,5 +21,7 @@ export const PERSISTENCE: PersistenceParts = {
     CreateDocumentRecords1763700000600,
     CreateSearchLogs1763700000700,
     AddInteractiveAuth1763700000800,
+    CreateConflictsSchema1763700000900,
+    CreateMandatoryQuestionsSchema1763700001000,
   ],
 };

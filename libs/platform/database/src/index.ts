@@ -6,3 +6,4 @@ export * from './embedded-postgres';
 export * from './transaction-context';
 export * from './typeorm-activity-log';
 export * from './paging';
+export * from './versioned-update';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { JOB_NAMES, RepositoryIndexDocumentPayload } from '@svc/contracts';
+import { DOCUMENT_CHANGE_JOBS, JOB_NAMES, RepositoryIndexDocumentPayload } from '@svc/contracts';
 import { ActivityLog, Clock, DomainError, IdGenerator, JobQueue, Page, PageRequest, UnitOfWork, VectorIndex } from '@svc/kernel';
 import { documentView, DocumentView, INGESTION_LIMITS, IngestionSettings, RepositoryDocument, WEB_URL_PATTERN } from './document';
 import { DocumentRepository, SemanticNodeRepository } from './documents.ports';
@@ -181,6 +181,7 @@ export class DeleteDocument {
     private readonly clock: Clock,
     private readonly uow: UnitOfWork,
     private readonly activity: ActivityLog,
+    private readonly jobs: JobQueue,
   ) {}
 
   async execute(instanceId: string, organizationId: string, documentId: string): Promise<true> {
@@ -194,6 +195,7 @@ export class DeleteDocument {
       await this.documents.removeContent(document.id);
       await this.documents.save({ ...document, state: 'DELETED', failureReason: null, updatedAt: this.clock.now() });
       await this.activity.record({ organizationId, instanceId, action: 'repository.document.delete', subjectId: document.id, actor: null, before: { state: document.state }, after: { state: 'DELETED' } });
+      for (const job of DOCUMENT_CHANGE_JOBS) await this.jobs.enqueue(job, { instanceId, documentId: document.id, change: 'deleted' });
       return true;
     });
   }

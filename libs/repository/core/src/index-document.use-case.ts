@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import type { RepositoryIndexDocumentPayload } from '@svc/contracts';
-import { Clock, DomainError, Embedder, IdGenerator, isDomainError, UnitOfWork, VectorIndex } from '@svc/kernel';
+import { DOCUMENT_CHANGE_JOBS, RepositoryIndexDocumentPayload } from '@svc/contracts';
+import { Clock, DomainError, Embedder, IdGenerator, isDomainError, JobQueue, UnitOfWork, VectorIndex } from '@svc/kernel';
 import type { RepositoryDocument, SemanticNode } from './document';
 import { DocumentRepository, SemanticNodeRepository } from './documents.ports';
 import { chunkDocument } from './parsing/chunking';
@@ -52,6 +52,7 @@ export class IndexDocument {
     private readonly ids: IdGenerator,
     private readonly clock: Clock,
     private readonly uow: UnitOfWork,
+    private readonly jobs: JobQueue,
   ) {}
 
   async execute(payload: RepositoryIndexDocumentPayload, attempt: IndexAttempt): Promise<IndexOutcome> {
@@ -109,6 +110,8 @@ export class IndexDocument {
       await this.vectors.upsert(current.instanceId, this.embedder.model, nodes.map((n, i) => ({ id: n.id, documentId: n.documentId, vector: vectors[i] })));
       const now = this.clock.now();
       await this.documents.save({ ...current, state: 'INDEXED', failureReason: null, updatedAt: now, indexedAt: now });
+      // The contexts that follow documents (question analysis...) hear of it with this write (outbox).
+      for (const job of DOCUMENT_CHANGE_JOBS) await this.jobs.enqueue(job, { instanceId: current.instanceId, documentId: current.id, change: 'indexed' });
       return 'indexed';
     });
   }

@@ -7,6 +7,9 @@
 export interface JobPayloads {
   'workspace.run-step': WorkspaceRunStepPayload;
   'repository.index-document': RepositoryIndexDocumentPayload;
+  'questions.analyze': QuestionsAnalyzePayload;
+  'questions.analyze-instance': QuestionsAnalyzeInstancePayload;
+  'questions.document-changed': DocumentChangedPayload;
 }
 
 export type JobName = keyof JobPayloads;
@@ -14,6 +17,9 @@ export type JobName = keyof JobPayloads;
 export const JOB_NAMES = {
   workspaceRunStep: 'workspace.run-step',
   repositoryIndexDocument: 'repository.index-document',
+  questionsAnalyze: 'questions.analyze',
+  questionsAnalyzeInstance: 'questions.analyze-instance',
+  questionsDocumentChanged: 'questions.document-changed',
 } as const satisfies Record<string, JobName>;
 
 export interface WorkspaceRunStepPayload {
@@ -28,6 +34,33 @@ export interface RepositoryIndexDocumentPayload {
   /** The content version to index; a job for an older version does nothing. */
   contentHash: string;
 }
+
+/** Why a question is analysed: the question is new, an expert forced it, a document changed, or the instance started its running phase. */
+export type QuestionAnalysisReason = 'created' | 'forced' | 'document' | 'instance';
+
+export interface QuestionsAnalyzePayload {
+  instanceId: string;
+  questionId: string;
+  reason: QuestionAnalysisReason;
+}
+
+export interface QuestionsAnalyzeInstancePayload {
+  instanceId: string;
+}
+
+/** A document of a repository instance was indexed (new or changed content) or deleted. */
+export interface DocumentChangedPayload {
+  instanceId: string;
+  documentId: string;
+  change: 'indexed' | 'deleted';
+}
+
+/**
+ * The jobs a document change fans out to (ANALYSIS.md §7): the repository enqueues one of each, in
+ * the transaction that changed the document, without knowing the contexts that listen. A context that
+ * reacts to document changes adds its job here.
+ */
+export const DOCUMENT_CHANGE_JOBS = ['questions.document-changed'] as const satisfies readonly JobName[];
 
 /**
  * The BullMQ queue of a job: its context (`repository.index-document` → `repository`). One queue per

@@ -57,7 +57,62 @@ export const AUDIT_DOCUMENT_VIEW = object({
   indexation_state: string,
 });
 
-/** The 17 implemented audit operations (the others get theirs with their issues). */
+const stringArray = arrayOf(string);
+const DOCUMENT_REF = { document_id: string, document_name: string, document_url: nullableString };
+
+export const MANDATORY_QUESTION_VIEW = object({
+  id: string,
+  instance_id: string,
+  question: string,
+  state: { enum: ['PENDING', 'ANALYZING', 'CONFLICTS', 'NO_CONFLICT', 'REFUSED', 'MANAGED', 'IGNORED'] },
+  answer: nullableString,
+  conflict_count: integer,
+  compagnon_questions: stringArray,
+  created_at: dateTime,
+  updated_at: dateTime,
+  analyzed_at: nullableDateTime,
+  version: integer,
+});
+
+export const CREATED_QUESTION = object({ id: string, state: { enum: ['PENDING'] } });
+
+export const RECOMMENDATION_VIEW = object({
+  id: string,
+  conflict_id: string,
+  ...DOCUMENT_REF,
+  action: { enum: ['KEEP', 'UPDATE', 'DELETE'] },
+  excerpt: string,
+  proposed_text: nullableString,
+  reason: string,
+  estimated_seconds: integer,
+});
+
+export const QUESTION_CONFLICT_VIEW = object({
+  id: string,
+  instance_id: string,
+  question_id: string,
+  question: string,
+  state: { enum: ['OPEN', 'ANSWERED', 'RECOMMENDATIONS_READY', 'MANAGED', 'IGNORED'] },
+  answer: nullableString,
+  scope: stringArray,
+  answer_groups: arrayOf(
+    object({
+      answer: string,
+      key: string,
+      excerpts: arrayOf(object({ semantic_node_id: string, ...DOCUMENT_REF, document_date: nullableString, text: string, extracted_answer: string, answer_start: integer, answer_end: integer, normalized_value: string, scope: stringArray })),
+    }),
+  ),
+  documents: arrayOf(object({ ...DOCUMENT_REF, is_newest: boolean })),
+  compagnon_questions: stringArray,
+  recommendations: arrayOf(RECOMMENDATION_VIEW),
+  created_at: dateTime,
+  updated_at: dateTime,
+  answered_at: nullableDateTime,
+  closed_at: nullableDateTime,
+  version: integer,
+});
+
+/** The implemented audit operations (the others get theirs with their issues). */
 export const AUDIT_RESPONSES: Partial<Record<AuditOperationName, JsonSchema>> = {
   audit_instance_list_for_user: pageOf(INSTANCE_VIEW),
   audit_instance_get: INSTANCE_VIEW,
@@ -76,6 +131,19 @@ export const AUDIT_RESPONSES: Partial<Record<AuditOperationName, JsonSchema>> = 
   audit_documents_get_by_ids: arrayOf(AUDIT_DOCUMENT_VIEW),
   audit_documents_count: COUNT,
   audit_documents_list_with_state: pageOf(AUDIT_DOCUMENT_VIEW),
+  audit_documents_get_recommendations: arrayOf(RECOMMENDATION_VIEW),
+  audit_mandatory_question_list: pageOf(MANDATORY_QUESTION_VIEW),
+  audit_mandatory_question_create: CREATED_QUESTION,
+  audit_mandatory_question_set_answer: OK,
+  audit_mandatory_question_set_managed: OK,
+  audit_mandatory_question_set_ignored: OK,
+  audit_mandatory_question_force_analyze: OK,
+  audit_question_conflict_list: pageOf(QUESTION_CONFLICT_VIEW),
+  audit_question_conflict_get: QUESTION_CONFLICT_VIEW,
+  audit_question_conflict_set_answer: object({ recommendations: arrayOf(RECOMMENDATION_VIEW) }),
+  audit_question_conflict_close: OK,
+  audit_question_conflict_ignore: OK,
+  audit_conflict_get_top_collaborators: arrayOf(object({ user_id: string, shared_conflict_count: integer })),
 };
 
 // Platform (organisation administration, key exchange).

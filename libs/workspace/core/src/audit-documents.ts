@@ -215,3 +215,14 @@ export class SetDocumentOwner {
     });
   }
 }
+
+/** Owners of documents of an instance (for the contexts that rank people by what they own); unowned documents are left out. */
+@Injectable()
+export class GetDocumentOwners {
+  constructor(private readonly records: DocumentRecordRepository) {}
+
+  async execute(instanceId: string, documentIds: string[]): Promise<Map<string, string>> {
+    const records = await this.records.getMany(instanceId, [...new Set(documentIds)]);
+    return new Map(records.filter((r) => r.ownerUserId !== null).map((r) => [r.documentId, r.ownerUserId!]));
+  }
+}

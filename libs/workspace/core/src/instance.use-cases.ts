@@ -168,8 +168,20 @@ export class RunInstanceStep {
       }
       if (!(await this.instances.compareAndSetStep(instance.id, instance.step, outcome.advanceTo, this.clock.now()))) return 'stale';
       await enqueueStep(this.jobs, instance.id, outcome.advanceTo);
+      // Questions created before the running phase are analysed again over the whole indexed repository.
+      if (outcome.advanceTo === 'RUNNING_PHASE') await this.jobs.enqueue(JOB_NAMES.questionsAnalyzeInstance, { instanceId: instance.id });
       await this.activity.record({ organizationId: instance.organizationId, instanceId: instance.id, action: 'workspace.step_advanced', subjectId: instance.id, actor: null, before: { step: instance.step }, after: { step: outcome.advanceTo } });
       return 'advanced';
     });
+  }
+}
+
+/** The step of an instance, for background work of other contexts that runs only in some steps; null when it does not exist. */
+@Injectable()
+export class GetInstanceStep {
+  constructor(private readonly instances: AuditInstanceRepository) {}
+
+  async execute(instanceId: string): Promise<InstanceStep | null> {
+    return (await this.instances.get(instanceId))?.step ?? null;
   }
 }

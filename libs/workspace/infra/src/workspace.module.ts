@@ -4,6 +4,8 @@ import { TypeOrmUnitOfWork } from '@svc/database';
 import { InstanceAccessReader } from '@svc/http';
 import {
   CountAuditDocuments,
+  GetDocumentOwners,
+  GetInstanceStep,
   DocumentAccess,
   DocumentVisibility,
   OwnerDocumentVisibility,
@@ -42,6 +44,8 @@ import { SealedRepositoryLinkStore, TypeOrmAuditInstanceRepository, TypeOrmMembe
 
 const USE_CASES = [
   CountAuditDocuments,
+  GetDocumentOwners,
+  GetInstanceStep,
   DocumentAccess,
   GetAuditDocumentsByIds,
   ListAuditDocuments,
@@ -106,7 +110,8 @@ export class WorkspaceModule {
         ...USE_CASES,
         ...(options.withJobHandlers ? [RunInstanceStepJobHandler] : []),
       ],
-      exports: [InstanceAccessReader, ...USE_CASES],
+      // Other audit contexts read documents and apply the visibility rule through these (ports of workspace core).
+      exports: [InstanceAccessReader, DocumentVisibility, RepositoryInstanceClient, ...USE_CASES],
     };
   }
 }

@@ -1,0 +1,58 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import {
+  AnswerQuestionConflicts,
+  CloseQuestionConflict,
+  ConflictEdits,
+  ConflictViews,
+  GetDocumentRecommendations,
+  GetQuestionConflict,
+  GetTopCollaborators,
+  IgnoreQuestionConflict,
+  ListQuestionConflicts,
+  ModelRecommendationWriter,
+  QuestionConflictFacts,
+  QuestionConflictRepository,
+  RecommendationRepository,
+  RecommendationWriter,
+  RecordQuestionAnalysis,
+  RuleBasedRecommendationWriter,
+  SetConflictAnswer,
+  VisibleConflicts,
+} from '@svc/conflicts-core';
+import { LanguageModel } from '@svc/kernel';
+import { LlmModule } from '@svc/llm';
+import { ConflictWorkController, QuestionConflictController } from './conflicts.controller';
+import { TypeOrmQuestionConflictRepository, TypeOrmRecommendationRepository } from './conflicts.repositories';
+
+/** What other contexts use: the analysis records its findings, the question's answer and facts. */
+const PUBLIC_USE_CASES = [RecordQuestionAnalysis, AnswerQuestionConflicts, QuestionConflictFacts];
+
+/** The question-conflicts context. `uses`: the app's workspace module (instance access, documents, visibility). */
+@Module({})
+export class ConflictsModule {
+  static forRoot(options: { withControllers: boolean; uses: DynamicModule[] }): DynamicModule {
+    return {
+      module: ConflictsModule,
+      imports: [LlmModule.forRoot(), ...options.uses],
+      controllers: options.withControllers ? [QuestionConflictController, ConflictWorkController] : [],
+      providers: [
+        { provide: QuestionConflictRepository, useClass: TypeOrmQuestionConflictRepository },
+        { provide: RecommendationRepository, useClass: TypeOrmRecommendationRepository },
+        // The configured model drafts recommendations; without one, the rule-based writer (offline default).
+        { provide: RecommendationWriter, inject: [LanguageModel], useFactory: (model: LanguageModel) => (model.configured ? new ModelRecommendationWriter(model) : new RuleBasedRecommendationWriter()) },
+        ConflictEdits,
+        ConflictViews,
+        VisibleConflicts,
+        ListQuestionConflicts,
+        GetQuestionConflict,
+        SetConflictAnswer,
+        CloseQuestionConflict,
+        IgnoreQuestionConflict,
+        GetDocumentRecommendations,
+        GetTopCollaborators,
+        ...PUBLIC_USE_CASES,
+      ],
+      exports: PUBLIC_USE_CASES,
+    };
+  }
+}
