@@ -156,9 +156,10 @@ describe.each<ServiceMode>(['embedded', 'distributed'])('instance and user opera
       expect(res.body.response).toEqual([{ svc_instance_id: instanceId, api_key: expect.stringMatching(/^svc_ins_/) }]);
     });
 
-    it('refuses a regular member (403)', async () => {
+    it('refuses a regular member (403): CONSUMER is not a key-management role', async () => {
       const res = await audit('/audit/instance/get-svc-instances', { instance_id: instanceId }, people.consumer.key);
       expect(res.status).toBe(403);
+      expect(res.body.code).toBe('AUTH.ROLE_NOT_ALLOWED');
     });
   });
 
@@ -310,11 +311,11 @@ describe.each<ServiceMode>(['embedded', 'distributed'])('instance and user opera
     });
 
     it.each(operations.filter((o) => o.instance).map((o) => [o.name, o] as const))('%s: 403 for a member of the organisation who is not on the instance', async (_n, op) => {
-      const outsider = await platform('/core/organization/api-keys/create', { name: `outsider ${op.name}`, roles: ['ADMIN'] }, token);
-      // A fresh STEWARD service account: allowed by role, unknown to the instance.
-      const steward = await platform('/core/organization/api-keys/create', { name: `steward ${op.name}`, roles: ['STEWARD'] }, token);
-      void outsider;
-      const res = await audit(op.path, op.body(), steward.body.response.api_key);
+      // A fresh service account allowed by role and unknown to the instance: STEWARD, or ACTIVATION_MANAGER
+      // for the audit link key, which follows the key-management roles (ADR 0028).
+      const role = op.name === 'audit_instance_get_svc_instances' ? 'ACTIVATION_MANAGER' : 'STEWARD';
+      const outsider = await platform('/core/organization/api-keys/create', { name: `${role} ${op.name}`, roles: [role] }, token);
+      const res = await audit(op.path, op.body(), outsider.body.response.api_key);
       expect(res.status).toBe(403);
       expect(res.body.code).toBe('WORKSPACE.NOT_A_MEMBER');
     });

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AUDIT_MCP_TOOL_COUNT, AUDIT_OPERATION_COUNT, AUDIT_OPERATIONS } from '@svc/contracts';
 import { declaredOperations, jsonSchemaOf } from '@svc/http';
+import { AUDIT_EXTENSIONS, auditAccessRule } from '@svc/kernel';
 // Loading the controllers declares their operations.
 import '@svc/identity-infra';
 import '@svc/workspace-infra';
@@ -9,7 +10,7 @@ import '@svc/conflicts-infra';
 import '@svc/mandatory-questions-infra';
 
 /** Operations served under /audit that the spec does not list, each documented in docs/decisions. */
-const EXTENSIONS = ['audit_instance_create'];
+const EXTENSIONS: readonly string[] = AUDIT_EXTENSIONS;
 const SPEC = join(__dirname, '..', '..', '..', '..', 'shared', 'spec', 'interface-spec.md');
 
 describe('operation catalogue', () => {
@@ -43,6 +44,19 @@ describe('operation catalogue', () => {
       expect({ name: op.name, path: op.path, mcp: op.mcp }).toEqual({ name: op.name, path: spec.path, mcp: spec.mcp });
       expect(jsonSchemaOf(op.input)).toMatchObject({ type: 'object', additionalProperties: false });
     }
+  });
+
+  it('takes who may call each operation under /audit from the role matrix (AUDIT_ACCESS, ADR 0028)', () => {
+    const rows = auditDeclared.map((op) => {
+      const rule = auditAccessRule(op.name);
+      return {
+        name: op.name,
+        declared: { permission: op.permission, instanceField: op.instanceField, instanceAdmin: op.instanceAdmin ?? false },
+        rule: rule && { permission: rule.permission, instanceField: rule.instance === 'none' ? undefined : 'instance_id', instanceAdmin: rule.instance === 'admin' },
+      };
+    });
+    expect(rows.length).toBeGreaterThanOrEqual(18);
+    for (const { name, declared, rule } of rows) expect({ name, access: declared }).toEqual({ name, access: rule });
   });
 
   it('implements the 12 instance and user operations', () => {

@@ -1,5 +1,5 @@
 import { Injectable, Optional } from '@nestjs/common';
-import { assertScope, DomainError, InstanceAccess, isGlobalAdmin, ORGANIZATION_WIDE_ROLES, Principal, requiredScope, rolesAllow } from '@svc/kernel';
+import { assertScope, DomainError, InstanceAccess, isGlobalAdmin, Principal, requiredScope, rolesAllow, standingRefusal } from '@svc/kernel';
 import { InstanceAccessReader } from './access.ports';
 import type { OperationDefinition } from './operation.decorator';
 import { assertBodyWasRead, validateInput } from './validation';
@@ -11,7 +11,7 @@ export interface AdmittedCall {
 }
 
 /**
- * Applies BEHAVIOUR.md §3 to one call, in this order: the role table and scopes (no lookup), then the
+ * Applies the role matrix (BEHAVIOUR.md §3, ADR 0028) to one call, in this order: the role table and scopes (no lookup), then the
  * body's validation (an unknown or ill-typed field is a 400 before anything is read), then, for an
  * instance-scoped operation, the caller's standing on the instance, read once. Used by the REST guard
  * and by MCP tools, so both transports refuse the same calls the same way and hand the same access on.
@@ -44,14 +44,14 @@ export class OperationAuthorizer {
     if (!standing || standing.organizationId !== principal.organizationId) {
       throw DomainError.notFound('WORKSPACE.INSTANCE_NOT_FOUND', `Audit instance ${instanceId} does not exist.`);
     }
+    const refusal = standingRefusal(operation.instanceAdmin ? 'admin' : 'member', principal.roles, standing);
+    if (refusal === 'WORKSPACE.NOT_A_MEMBER') {
+      throw DomainError.forbidden(refusal, `You are not a member of audit instance ${instanceId}.`);
+    }
+    if (refusal === 'WORKSPACE.INSTANCE_ADMIN_ONLY') {
+      throw DomainError.forbidden(refusal, `${operation.name} is reserved to admins of the instance.`);
+    }
     const globalAdmin = isGlobalAdmin(principal.roles);
-    const organizationWide = principal.roles.some((r) => ORGANIZATION_WIDE_ROLES.includes(r));
-    if (!standing.isMember && !globalAdmin && !organizationWide) {
-      throw DomainError.forbidden('WORKSPACE.NOT_A_MEMBER', `You are not a member of audit instance ${instanceId}.`);
-    }
-    if (operation.instanceAdmin && !globalAdmin && !standing.isInstanceAdmin) {
-      throw DomainError.forbidden('WORKSPACE.INSTANCE_ADMIN_ONLY', `${operation.name} is reserved to admins of the instance.`);
-    }
     return {
       instanceId,
       organizationId: standing.organizationId,

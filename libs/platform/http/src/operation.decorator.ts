@@ -1,6 +1,6 @@
 import { applyDecorators, HttpCode, Post, SetMetadata, Type } from '@nestjs/common';
 import { AUDIT_OPERATIONS, AUDIT_RESPONSES, AuditOperationName, JsonSchema } from '@svc/contracts';
-import type { Permission } from '@svc/kernel';
+import { AUDIT_ACCESS, AuditExtensionName, Permission } from '@svc/kernel';
 
 /** The surface a route belongs to decides which credentials it accepts (SECURITY.md). */
 export type Surface = 'resource' | 'platform' | 'instance';
@@ -36,19 +36,30 @@ export function declaredOperations(): OperationDefinition[] {
   return [...catalogue.values()];
 }
 
-type OperationOptions = Pick<OperationDefinition, 'description' | 'input' | 'permission'> &
-  Partial<Pick<OperationDefinition, 'instanceField' | 'instanceAdmin'>>;
+type OperationOptions = Pick<OperationDefinition, 'description' | 'input'>;
+
+/**
+ * Who may call an audit operation, from the role matrix `AUDIT_ACCESS` (kernel, ADR 0028): its
+ * permission class, and for an instance-scoped one the body field `instance_id` and whether the
+ * caller must administer the instance. Never restated on a controller.
+ */
+export function auditAccess(name: AuditOperationName | AuditExtensionName): Pick<OperationDefinition, 'permission' | 'instanceField' | 'instanceAdmin'> {
+  const rule = AUDIT_ACCESS[name];
+  if (!rule) throw new Error(`Operation ${name} has no access rule in AUDIT_ACCESS (@svc/kernel)`);
+  if (rule.instance === 'none') return { permission: rule.permission };
+  return { permission: rule.permission, instanceField: 'instance_id', instanceAdmin: rule.instance === 'admin' };
+}
 
 /**
  * Declares an audit operation once: path and MCP flag come from the spec's table in
- * `@svc/contracts`; this adds the body class and the permission. REST route, OpenAPI and the MCP
- * tool are all derived from the result.
+ * `@svc/contracts`, who may call it from the role matrix in `@svc/kernel`; this adds the body class
+ * and the description. REST route, OpenAPI and the MCP tool are all derived from the result.
  */
 export function AuditOperation(name: AuditOperationName, options: OperationOptions): MethodDecorator {
   const { path, mcp } = AUDIT_OPERATIONS[name];
   const output = AUDIT_RESPONSES[name];
   if (!output) throw new Error(`Operation ${name} has no response shape in AUDIT_RESPONSES (@svc/contracts)`);
-  return DeclareOperation({ name, path, mcp, surface: 'resource', output, ...options });
+  return DeclareOperation({ name, path, mcp, surface: 'resource', output, ...options, ...auditAccess(name) });
 }
 
 /** Declares an operation outside the audit table (platform, retrieval, admin). */

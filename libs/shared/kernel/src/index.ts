@@ -2,6 +2,7 @@ export * from './ids';
 export * from './domain-error';
 export * from './pagination';
 export * from './roles';
+export * from './operation-access';
 export * from './principal';
 export * from './clock';
 export * from './activity';

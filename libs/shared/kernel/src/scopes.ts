@@ -1,6 +1,6 @@
 import { DomainError } from './domain-error';
 import type { Principal } from './principal';
-import type { Permission } from './roles';
+import { Permission, READ_ONLY_PERMISSIONS } from './roles';
 
 /**
  * OAuth scopes (SECURITY.md): what a person lets an MCP client do on their behalf. Reading needs
@@ -16,7 +16,7 @@ export function isOAuthScope(value: string): value is OAuthScope {
 /** The scope an operation needs: its API from its name, read or write from its permission class. */
 export function requiredScope(operationName: string, permission: Permission): OAuthScope {
   const api = operationName.startsWith('retrieval_') ? 'retrieval' : 'audit';
-  const reads = permission === 'read' || permission === 'retrieval';
+  const reads = READ_ONLY_PERMISSIONS.includes(permission);
   return `${api}:${reads ? 'read' : 'write'}` as OAuthScope;
 }
 

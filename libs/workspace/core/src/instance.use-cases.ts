@@ -3,7 +3,6 @@ import { JOB_NAMES, WorkspaceRunStepPayload } from '@svc/contracts';
 import {
   ActivityLog,
   Clock,
-  DomainError,
   JobQueue,
   ORGANIZATION_WIDE_ROLES,
   Page,
@@ -85,15 +84,16 @@ export class GetInstance {
   }
 }
 
-/** The linked repository instance and its instance API key: instance admins and global admins only. */
+/**
+ * The linked repository instance and its instance API key. Who may see it is the operation's access
+ * rule (kernel AUDIT_ACCESS: key-management roles and instance admin, ADR 0028), applied by the
+ * authorizer that produced `access`.
+ */
 @Injectable()
 export class GetSvcInstances {
   constructor(private readonly links: RepositoryLinkStore) {}
 
   async execute(access: AuditInstanceAccess): Promise<{ svc_instance_id: string; api_key: string }[]> {
-    if (!access.isAdmin) {
-      throw DomainError.forbidden('WORKSPACE.INSTANCE_ADMIN_ONLY', 'Only admins of the instance may see its repository credentials.');
-    }
     const link = await this.links.get(access.instanceId);
     return link ? [{ svc_instance_id: link.svcInstanceId, api_key: link.apiKey }] : [];
   }

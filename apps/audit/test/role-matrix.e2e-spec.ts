@@ -1,0 +1,227 @@
+import { generateApiKey } from '@svc/identity-core';
+import { AccessRule, AUDIT_ACCESS, auditAccessRule, PERMISSIONS, Role, ROLES } from '@svc/kernel';
+import { ApiResponse, Json, post, RunningService, startService } from '@svc/test-kit';
+
+/**
+ * The role matrix (BEHAVIOUR.md §3, ADR 0028), generated: every operation the audit app registers
+ * (read from its /openapi.json, so a new operation is walked as soon as it is served) × the 7
+ * organisation roles × { non-member, member, instance admin }, each with a valid body, over real
+ * HTTP; MCP tools the same way over /mcp. What each call must answer is derived from the one rule
+ * table, `AUDIT_ACCESS` in @svc/kernel, and the instance-access semantics of ADR 0007 written out
+ * below: a refusal is a 403 with its code, an allowed call is the operation's success.
+ * Authorization does not depend on the runtime mode: embedded only.
+ */
+type Standing = 'non-member' | 'member' | 'admin';
+const STANDINGS: Standing[] = ['non-member', 'member', 'admin'];
+
+interface Caller {
+  role: Role;
+  standing: Standing;
+  userId: string;
+  key: string;
+}
+
+type Expected = { allowed: true } | { allowed: false; code: string };
+
+/** ADR 0007 and 0028, stated independently of the authorizer: role class first, then the standing on the instance. */
+function expectedAnswer(rule: AccessRule, role: Role, standing: Standing): Expected {
+  if (!(PERMISSIONS[rule.permission] as readonly Role[]).includes(role)) return { allowed: false, code: 'AUTH.ROLE_NOT_ALLOWED' };
+  // ADMIN is the global admin; AUTHORITY_MANAGER sees every instance of its organisation but administers none by role.
+  if (rule.instance === 'none' || role === 'ADMIN') return { allowed: true };
+  if (standing === 'non-member' && role !== 'AUTHORITY_MANAGER') return { allowed: false, code: 'WORKSPACE.NOT_A_MEMBER' };
+  if (rule.instance === 'admin' && standing !== 'admin') return { allowed: false, code: 'WORKSPACE.INSTANCE_ADMIN_ONLY' };
+  return { allowed: true };
+}
+
+interface BodyBuilder {
+  body(caller: Caller): Record<string, unknown>;
+  /** Puts the target back in the state the call needs (run before an allowed call only), so every allowed call succeeds. */
+  prepare?(): Promise<void>;
+  /** A further check of an allowed call's answer. */
+  check?(response: Json, caller: Caller): void;
+}
+
+describe('role matrix: every registered audit operation × 7 roles × non-member, member, instance admin', () => {
+  let service: RunningService;
+  const adminKey = generateApiKey();
+  let instanceId: string;
+  let organizationId: string;
+  let documentId: string;
+  /** A member the membership operations act on. */
+  let targetUserId: string;
+  const callers: Caller[] = [];
+  /** Operations the audit app serves under /audit, from its OpenAPI document. */
+  let registered: { name: string; path: string; permission: string; mcp: boolean }[] = [];
+
+  const audit = (path: string, body: unknown, credential = adminKey) => post(`${service.urls.audit}${path}`, body, credential);
+  const asAdmin = async (path: string, body: unknown, accept: number[] = [200]) => {
+    const res = await audit(path, body);
+    if (!accept.includes(res.status)) throw new Error(`setup ${path} answered ${res.status}: ${JSON.stringify(res.body)}`);
+    return res;
+  };
+  const target = () => ({ instance_id: instanceId, user_id: targetUserId });
+
+  /** A valid body per operation. A registered operation without one fails the first test. */
+  const BODIES: Partial<Record<keyof typeof AUDIT_ACCESS, BodyBuilder>> = {
+    audit_instance_create: { body: () => ({ name: 'Matrix extra' }) },
+    audit_instance_list_for_user: { body: () => ({}) },
+    audit_instance_get: { body: () => ({ instance_id: instanceId }) },
+    audit_instance_get_svc_instances: {
+      body: () => ({ instance_id: instanceId }),
+      check: (res) => expect(res).toEqual([{ svc_instance_id: instanceId, api_key: expect.stringMatching(/^svc_ins_/) }]),
+    },
+    audit_instance_update_step: { body: () => ({ instance_id: instanceId, step: 'RUNNING_PHASE' }) },
+    audit_instance_update_configuration: { body: () => ({ instance_id: instanceId, need_detect_owner_document_feature: false }) },
+    audit_user_get_users: { body: () => ({ instance_id: instanceId }) },
+    audit_user_list_instances: { body: (caller) => ({ user_id: caller.userId, organization_id: organizationId }) },
+    audit_user_add: {
+      prepare: async () => void (await asAdmin('/audit/user/remove-user-from-instance', target(), [200, 404])),
+      body: target,
+    },
+    audit_user_remove: {
+      prepare: async () => void (await asAdmin('/audit/user/add-user-to-instance', target())),
+      body: target,
+    },
+    audit_user_set_admin: {
+      prepare: async () => {
+        await asAdmin('/audit/user/add-user-to-instance', target());
+        await asAdmin('/audit/user/set-user-normal-for-instance', target());
+      },
+      body: target,
+    },
+    audit_user_set_normal: {
+      prepare: async () => {
+        await asAdmin('/audit/user/add-user-to-instance', target());
+        await asAdmin('/audit/user/set-user-admin-for-instance', target());
+      },
+      body: target,
+    },
+    audit_user_is_admin: {
+      body: () => ({ instance_id: instanceId }),
+      check: (res, caller) => expect(res).toBe(caller.role === 'ADMIN' || caller.standing === 'admin'),
+    },
+    audit_documents_list: { body: () => ({ instance_id: instanceId }) },
+    audit_documents_set_owner: { body: () => ({ instance_id: instanceId, document_id: documentId, owner_user_id: null }) },
+    audit_documents_get_by_ids: {
+      body: () => ({ instance_id: instanceId, document_ids: [documentId] }),
+      check: (res) => expect(res).toEqual([expect.objectContaining({ document_id: documentId })]),
+    },
+    audit_documents_count: { body: () => ({ instance_id: instanceId }), check: (res) => expect(res).toBe(1) },
+    audit_documents_list_with_state: { body: () => ({ instance_id: instanceId, state: 'INDEXED' }) },
+  };
+
+  beforeAll(async () => {
+    service = await startService('embedded', { BOOTSTRAP_ADMIN_API_KEY: adminKey, API_KEY_CACHE_SECONDS: '0' });
+    const token = (await post(`${service.urls.auth}/core/api-key/token`, { api_key: adminKey })).body.response.access_token;
+    const platform = async (path: string, body: unknown) => {
+      const res = await post(`${service.urls.auth}${path}`, body, token);
+      if (res.status !== 200) throw new Error(`setup ${path} answered ${res.status}: ${JSON.stringify(res.body)}`);
+      return res.body.response;
+    };
+    const created = (await asAdmin('/audit/instance/create', { name: 'Matrix' })).body.response;
+    instanceId = created.instance_id;
+    organizationId = created.organization_id;
+    targetUserId = (await platform('/core/organization/members/create', { email: 'target@example.com', name: 'target', roles: ['CONSUMER'] })).id;
+    for (const role of ROLES) {
+      for (const standing of STANDINGS) {
+        const name = `${role.toLowerCase()}-${standing}`;
+        const userId = (await platform('/core/organization/members/create', { email: `${name}@example.com`, name, roles: [role] })).id;
+        const key = (await platform('/core/organization/api-keys/create', { name, roles: [role], user_id: userId })).api_key;
+        if (standing !== 'non-member') await asAdmin('/audit/user/add-user-to-instance', { instance_id: instanceId, user_id: userId });
+        if (standing === 'admin') await asAdmin('/audit/user/set-user-admin-for-instance', { instance_id: instanceId, user_id: userId });
+        callers.push({ role, standing, userId, key });
+      }
+    }
+    const linkKey = (await asAdmin('/audit/instance/get-svc-instances', { instance_id: instanceId })).body.response[0].api_key;
+    const ingested = await post(`${service.urls.retrieval}/api/documents/upsert`, { external_id: 'policy.md', name: 'policy.md', url: 'https://intranet.example/policy.md', content_text: '# Policy\n\nRefunds take 30 days.' }, undefined, { 'instance-id': instanceId, 'api-key': linkKey });
+    if (ingested.status !== 200) throw new Error(`ingestion answered ${ingested.status}: ${JSON.stringify(ingested.body)}`);
+    documentId = ingested.body.response.id;
+    for (const deadline = Date.now() + 60000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 200))) {
+      if ((await asAdmin('/audit/document/count', { instance_id: instanceId, state: 'INDEXED' })).body.response === 1) break;
+    }
+    const openapi = (await (await fetch(`${service.urls.audit}/openapi.json`)).json()) as { paths: Record<string, { post: { operationId: string; 'x-permission': string; 'x-mcp-tool': boolean } }> };
+    registered = Object.entries(openapi.paths)
+      .filter(([path]) => path.startsWith('/audit/'))
+      .map(([path, { post: op }]) => ({ name: op.operationId, path, permission: op['x-permission'], mcp: op['x-mcp-tool'] }));
+  }, 180000);
+
+  afterAll(async () => {
+    await service?.destroy();
+  });
+
+  it('has a rule and a valid body for every registered operation, and publishes the rule in OpenAPI', () => {
+    expect(registered.length).toBeGreaterThanOrEqual(18);
+    expect(registered.filter((op) => !auditAccessRule(op.name)).map((op) => op.name)).toEqual([]);
+    expect(registered.filter((op) => !BODIES[op.name as keyof typeof AUDIT_ACCESS]).map((op) => op.name)).toEqual([]);
+    for (const op of registered) expect({ op: op.name, permission: op.permission }).toEqual({ op: op.name, permission: auditAccessRule(op.name)?.permission });
+    expect(callers).toHaveLength(21);
+  });
+
+  /** Calls one operation as one caller and returns what differs from the matrix, or nothing. */
+  async function check(op: { name: string; path: string }, caller: Caller, send: (body: Record<string, unknown>, caller: Caller) => Promise<{ status: number; code?: string; response?: Json }>): Promise<string | null> {
+    const rule = auditAccessRule(op.name);
+    const builder = BODIES[op.name as keyof typeof AUDIT_ACCESS];
+    if (!rule || !builder) return `${op.name}: no rule or no body`;
+    const expected = expectedAnswer(rule, caller.role, caller.standing);
+    if (expected.allowed) await builder.prepare?.();
+    const answer = await send(builder.body(caller), caller);
+    const who = `${op.name} as ${caller.role} ${caller.standing}`;
+    if (!expected.allowed) {
+      return answer.status === 403 && answer.code === expected.code ? null : `${who}: expected 403 ${expected.code}, got ${answer.status} ${answer.code ?? ''}`;
+    }
+    if (answer.status !== 200) return `${who}: expected 200, got ${answer.status} ${answer.code ?? ''}`;
+    try {
+      builder.check?.(answer.response, caller);
+    } catch (error) {
+      return `${who}: ${(error as Error).message}`;
+    }
+    return null;
+  }
+
+  const rest = async (path: string, body: Record<string, unknown>, caller: Caller) => {
+    const res: ApiResponse<Json> = await audit(path, body, caller.key);
+    return { status: res.status, code: res.body?.code, response: res.body?.response };
+  };
+
+  it.each(ROLES)('%s: every registered operation over REST, as non-member, member and instance admin', async (role) => {
+    const mismatches: string[] = [];
+    let calls = 0;
+    for (const op of registered) {
+      for (const caller of callers.filter((c) => c.role === role)) {
+        const mismatch = await check(op, caller, (body) => rest(op.path, body, caller));
+        calls += 1;
+        if (mismatch) mismatches.push(mismatch);
+      }
+    }
+    expect(mismatches).toEqual([]);
+    expect(calls).toBe(registered.length * STANDINGS.length);
+  });
+
+  it('every registered MCP tool, × 7 roles × 3 standings, through the same authorizer', async () => {
+    const tools = registered.filter((op) => op.mcp);
+    const mcp = async (body: Json, caller: Caller) => {
+      const res = await fetch(`${service.urls.audit}/mcp`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${caller.key}` },
+        body: JSON.stringify(body),
+      });
+      return { status: res.status, json: (await res.json()) as Json };
+    };
+    const listed = await mcp({ jsonrpc: '2.0', id: 1, method: 'tools/list' }, callers[0]);
+    expect(listed.json.result.tools.map((t: Json) => t.name).sort()).toEqual(tools.map((t) => t.name).sort());
+    expect(tools.length).toBeGreaterThanOrEqual(1);
+    const mismatches: string[] = [];
+    for (const op of tools) {
+      for (const caller of callers) {
+        const mismatch = await check(op, caller, async (args) => {
+          const { status, json } = await mcp({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: op.name, arguments: args } }, caller);
+          if (status !== 200) return { status };
+          const result = json.result.structuredContent as Json;
+          return json.result.isError ? { status: result.status, code: result.code } : { status: 200, response: result.response };
+        });
+        if (mismatch) mismatches.push(`MCP ${mismatch}`);
+      }
+    }
+    expect(mismatches).toEqual([]);
+  });
+});
