@@ -1,6 +1,6 @@
 import { generateApiKey } from '@svc/identity-core';
 import { AccessRule, AUDIT_ACCESS, auditAccessRule, PERMISSIONS, Role, ROLES } from '@svc/kernel';
-import { ApiResponse, Json, post, RunningService, startService } from '@svc/test-kit';
+import { ApiResponse, Json, post, RunningService, startService, waitFor } from '@svc/test-kit';
 
 /**
  * The role matrix (BEHAVIOUR.md §3, ADR 0028), generated: every operation the audit app registers
@@ -54,7 +54,7 @@ describe('role matrix: every registered audit operation × 7 roles × non-member
   let registered: { name: string; path: string; permission: string; mcp: boolean }[] = [];
 
   const audit = (path: string, body: unknown, credential = adminKey) => post(`${service.urls.audit}${path}`, body, credential);
-  const asAdmin = async (path: string, body: unknown, accept: number[] = [200]) => {
+  const asAdmin = async (path: string, body: unknown, accept: number[] = [200]): Promise<ApiResponse<Json>> => {
     const res = await audit(path, body);
     if (!accept.includes(res.status)) throw new Error(`setup ${path} answered ${res.status}: ${JSON.stringify(res.body)}`);
     return res;
@@ -106,9 +106,45 @@ describe('role matrix: every registered audit operation × 7 roles × non-member
       body: () => ({ instance_id: instanceId, document_ids: [documentId] }),
       check: (res) => expect(res).toEqual([expect.objectContaining({ document_id: documentId })]),
     },
-    audit_documents_count: { body: () => ({ instance_id: instanceId }), check: (res) => expect(res).toBe(1) },
+    audit_documents_count: { body: () => ({ instance_id: instanceId }), check: (res) => expect(res).toBe(Object.keys(CORPUS).length) },
     audit_documents_list_with_state: { body: () => ({ instance_id: instanceId, state: 'INDEXED' }) },
+    audit_mandatory_question_list: { body: () => ({ instance_id: instanceId }) },
+    audit_mandatory_question_create: { body: () => ({ instance_id: instanceId, question: 'Which floor is the archive room on?' }), check: (res) => expect(res).toMatchObject({ id: expect.stringMatching(/^mq_/) }) },
+    audit_mandatory_question_set_answer: { body: () => ({ instance_id: instanceId, question_id: questions.plain, answer: 'The legal team signs contracts.' }) },
+    audit_mandatory_question_set_managed: { body: () => ({ instance_id: instanceId, question_id: questions.managed }) },
+    audit_mandatory_question_set_ignored: { body: () => ({ instance_id: instanceId, question_id: questions.ignored }) },
+    audit_mandatory_question_force_analyze: {
+      // Only a REFUSED question may be re-analysed: wait for the previous call's re-analysis to end.
+      prepare: async () => void (await questionIn(questions.refused, 'REFUSED')),
+      body: () => ({ instance_id: instanceId, question_id: questions.refused }),
+      check: (res) => expect(res).toBe(true),
+    },
+    audit_question_conflict_list: { body: () => ({ instance_id: instanceId, state_in: [] }), check: (res) => expect(res.total).toBe(3) },
+    audit_question_conflict_get: { body: () => ({ instance_id: instanceId, conflict_id: conflicts.answered }), check: (res) => expect(res.id).toBe(conflicts.answered) },
+    audit_question_conflict_set_answer: { body: () => ({ instance_id: instanceId, conflict_id: conflicts.answered, answer: '30 days' }) },
+    audit_question_conflict_close: {
+      // Close needs an answer first; once MANAGED, a repeat is idempotent.
+      prepare: async () => void (await asAdmin('/audit/conflict/set-answer', { instance_id: instanceId, conflict_id: conflicts.closed, answer: '14 characters' }, [200, 409])),
+      body: () => ({ instance_id: instanceId, conflict_id: conflicts.closed }),
+    },
+    audit_question_conflict_ignore: { body: () => ({ instance_id: instanceId, conflict_id: conflicts.ignored }) },
+    audit_conflict_get_top_collaborators: { body: () => ({ instance_id: instanceId }) },
+    audit_documents_get_recommendations: { body: () => ({ instance_id: instanceId, document_id: documentId }) },
   };
+
+  /** Three pairs of documents that disagree (one question conflict each), and the document the document operations act on. */
+  const CORPUS: Record<string, string> = {
+    'policy.md': '# Policy\n\nRefunds of an order are processed within 30 days of the request.',
+    'faq.md': '# FAQ\n\nThe refund of an order takes 14 days.',
+    'passwords.md': '# Passwords\n\nPasswords must be at least 14 characters long.',
+    'guidelines.md': '# Guidelines\n\nPasswords must be at least 12 characters long.',
+    'laptops.md': '# Laptops\n\nLaptops are replaced every three years.',
+    'desk.md': '# Service desk\n\nLaptops are replaced every four years.',
+  };
+  const questions: Record<'plain' | 'managed' | 'ignored' | 'refused', string> = { plain: '', managed: '', ignored: '', refused: '' };
+  const conflicts: Record<'answered' | 'closed' | 'ignored', string> = { answered: '', closed: '', ignored: '' };
+  const questionIn = (id: string, state: string) =>
+    waitFor(async () => ((await asAdmin('/audit/mandatory-question/list', { instance_id: instanceId, limit: 1000 })).body.response.items.find((q: Json) => q.id === id)?.state === state ? true : undefined), 60000, `${id} in ${state}`);
 
   beforeAll(async () => {
     service = await startService('embedded', { BOOTSTRAP_ADMIN_API_KEY: adminKey, API_KEY_CACHE_SECONDS: '0' });
@@ -133,17 +169,31 @@ describe('role matrix: every registered audit operation × 7 roles × non-member
       }
     }
     const linkKey = (await asAdmin('/audit/instance/get-svc-instances', { instance_id: instanceId })).body.response[0].api_key;
-    const ingested = await post(`${service.urls.retrieval}/api/documents/upsert`, { external_id: 'policy.md', name: 'policy.md', url: 'https://intranet.example/policy.md', content_text: '# Policy\n\nRefunds take 30 days.' }, undefined, { 'instance-id': instanceId, 'api-key': linkKey });
-    if (ingested.status !== 200) throw new Error(`ingestion answered ${ingested.status}: ${JSON.stringify(ingested.body)}`);
-    documentId = ingested.body.response.id;
-    for (const deadline = Date.now() + 60000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 200))) {
-      if ((await asAdmin('/audit/document/count', { instance_id: instanceId, state: 'INDEXED' })).body.response === 1) break;
+    for (const [name, content_text] of Object.entries(CORPUS)) {
+      const ingested = await post(`${service.urls.retrieval}/api/documents/upsert`, { external_id: name, name, url: `https://intranet.example/${name}`, content_text }, undefined, { 'instance-id': instanceId, 'api-key': linkKey });
+      if (ingested.status !== 200) throw new Error(`ingestion answered ${ingested.status}: ${JSON.stringify(ingested.body)}`);
+      documentId ||= ingested.body.response.id;
     }
+    await waitFor(async () => ((await asAdmin('/audit/document/count', { instance_id: instanceId, state: 'INDEXED' })).body.response === Object.keys(CORPUS).length ? true : undefined), 60000, 'documents indexed');
+    const ask = async (question: string) => (await asAdmin('/audit/mandatory-question/create', { instance_id: instanceId, question })).body.response.id as string;
+    const refund = await ask('How long does the refund of an order take?');
+    const password = await ask('What is the minimum length of a password?');
+    const laptop = await ask('How often are laptops replaced?');
+    questions.plain = await ask('Who signs supplier contracts?');
+    questions.managed = await ask('Who approves overtime?');
+    questions.ignored = await ask('Where are visitors badges collected?');
+    questions.refused = await ask('Which colour is the chief executive officer car?');
+    const conflictOf = (questionId: string) =>
+      waitFor(async () => (await asAdmin('/audit/conflict/list-conflicts-for-instance', { instance_id: instanceId, question_id_in: [questionId] })).body.response.items[0]?.id as string | undefined, 90000, `a conflict on ${questionId}`);
+    conflicts.answered = await conflictOf(refund);
+    conflicts.closed = await conflictOf(password);
+    conflicts.ignored = await conflictOf(laptop);
+    await questionIn(questions.refused, 'REFUSED');
     const openapi = (await (await fetch(`${service.urls.audit}/openapi.json`)).json()) as { paths: Record<string, { post: { operationId: string; 'x-permission': string; 'x-mcp-tool': boolean } }> };
     registered = Object.entries(openapi.paths)
       .filter(([path]) => path.startsWith('/audit/'))
       .map(([path, { post: op }]) => ({ name: op.operationId, path, permission: op['x-permission'], mcp: op['x-mcp-tool'] }));
-  }, 180000);
+  }, 300000);
 
   afterAll(async () => {
     await service?.destroy();
