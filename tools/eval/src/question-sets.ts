@@ -13,13 +13,16 @@ export interface DemoQuestion {
   planted?: string;
   /** For CONFLICTS: documents (external ids) that must sit in different answer groups, one array per side. */
   sides?: string[][];
+  /** For a paraphrase: the id of the question it rephrases. */
+  paraphrase_of?: string;
 }
 
 export const QUESTIONS_FILE = join(ROOT, 'tools', 'eval', 'questions.json');
 export const RAMDOCS_FILE = join(ROOT, '..', 'shared', 'eval', 'ramdocs', 'ramdocs-dev.jsonl');
 
-export function loadDemoQuestions(file = QUESTIONS_FILE): DemoQuestion[] {
-  return (JSON.parse(readFileSync(file, 'utf8')) as { questions: DemoQuestion[] }).questions;
+/** `questions`, the set the analysis is tuned on, or `paraphrases`, held-out rephrasings of some of them. */
+export function loadDemoQuestions(set: 'questions' | 'paraphrases' = 'questions', file = QUESTIONS_FILE): DemoQuestion[] {
+  return (JSON.parse(readFileSync(file, 'utf8')) as Record<typeof set, DemoQuestion[]>)[set];
 }
 
 export interface RamDocsDocument {

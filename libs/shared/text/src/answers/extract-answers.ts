@@ -26,6 +26,8 @@ export const EXTRACTION = {
   inPassage: 0.45,
   /** Weight of a framing term ("price", "days") against a subject term. */
   framingWeight: 0.35,
+  /** Largest share of the question's subject words that may be absent from every retrieved document. */
+  maxUnknownSubject: 0.5,
 };
 
 interface Credit {
@@ -48,6 +50,7 @@ const DEMONYMS = new Set(
  */
 export function extractAnswers(question: string, passages: readonly Passage[], profile: QuestionProfile = profileQuestion(question)): ExtractedAnswer[] {
   const weights = termWeights(profile, passages);
+  if (unknownSubjectShare(profile, weights) > EXTRACTION.maxUnknownSubject) return [];
   const sharedNames = namesSharedByMostDocuments(passages);
   const out: ExtractedAnswer[] = [];
   for (const passage of passages) {
@@ -94,9 +97,27 @@ function termWeights(profile: QuestionProfile, passages: readonly Passage[]): nu
   return profile.terms.map((t) => {
     if (t.framing) return EXTRACTION.framingWeight;
     const df = [...documents.values()].filter((stems) => hasRelated(stems, t.stem)).length;
+    // A word no retrieved document holds is the asker's, not the repository's ("staff" where the
+    // documents say "employees"): it tells no passage from another, so it weighs nothing.
+    if (df === 0) return 0;
     // Rarer terms name the subject; a term every document holds tells little. Never below 0.5.
     return t.salience * Math.max(0.5, 1 + Math.log((n + 1) / (df + 1)));
   });
+}
+
+/**
+ * Share of the question's subject (salience of its non-framing terms) that no retrieved document holds
+ * at all. Past EXTRACTION.maxUnknownSubject the repository does not speak of what is asked.
+ */
+function unknownSubjectShare(profile: QuestionProfile, weights: readonly number[]): number {
+  let total = 0;
+  let unknown = 0;
+  profile.terms.forEach((t, i) => {
+    if (t.framing) return;
+    total += t.salience;
+    if (weights[i] === 0) unknown += t.salience;
+  });
+  return total === 0 ? 0 : unknown / total;
 }
 
 function coverageOf(

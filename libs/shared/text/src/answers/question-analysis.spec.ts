@@ -19,6 +19,9 @@ describe('profileQuestion', () => {
     ['How much does the stove weigh?', { form: 'value', kinds: ['quantity'] }],
     ['What are the opening hours of the shop?', { form: 'value', kinds: ['time-range', 'time'] }],
     ['When was the house built?', { form: 'value', kinds: ['date', 'date-range'] }],
+    ['When is the service desk available?', { form: 'value', kinds: ['date', 'date-range', 'time-range', 'time'] }],
+    ['How many days of paid holiday do employees get?', { form: 'value', kinds: ['duration'] }],
+    ['How much is paid for a night in a hotel?', { form: 'value', kinds: ['amount'] }],
     ['Are gift vouchers refundable?', { form: 'yes-no' }],
     ['Who directed the film?', { form: 'named', relation: 'agent' }],
     ['Where is the head office located?', { form: 'named', relation: 'place' }],
@@ -91,6 +94,18 @@ describe('question analysis (extraction and decision)', () => {
       passage('kd_b', 'In Poland the mileage allowance is 0.25 EUR per km.'),
     ]);
     expect(scoped.outcome).toBe('NO_CONFLICT');
+  });
+
+  it("reads past the asker's own words: a word no document holds neither blocks an answer nor, as most of the subject, makes one up", () => {
+    // "staff" is in no document: the documents' "employees" answer all the same.
+    const reworded = analyse('How many days a week may staff work remotely?', [
+      passage('kd_a', 'Employees may work remotely up to three days per week.'),
+      passage('kd_b', 'Employees may work remotely up to two days per week once their probation is over.'),
+    ]);
+    expect(reworded.outcome).toBe('CONFLICTS');
+    // Most of what is asked ("parental", "sabbatical") is in no document: nothing answers it.
+    const elsewhere = analyse('How many weeks of sabbatical do parents get?', [passage('kd_a', 'Employees get 25 days of annual leave per year.'), passage('kd_b', 'Employees get 20 days of annual leave per year.')]);
+    expect(elsewhere.outcome).toBe('REFUSED');
   });
 
   it('needs two documents: one document stating two values is not a conflict between documents', () => {

@@ -70,7 +70,7 @@ const FRAMING = new Set(
 const DURATION = /\b(how long|how many (?:[\w-]+ ){0,2}(?:days|weeks|months|years|hours|minutes)|how soon|within how|how often|how frequently|combien de (?:jours|semaines|mois|ans|annees|heures|minutes)|quel(?:le)? (?:est (?:le|la) )?(?:delai|duree|frequence)|deadline|time limit|delai|duree)\b/u;
 const EVERY = /\b(how often|how frequently|every how|a quelle frequence|tous les combien)\b/u;
 const PERCENT = /\b(percentage|percent|what share|what proportion|quel pourcentage|pourcentage|taux|rate)\b/u;
-const AMOUNT = /\b(price|cost|costs|fee|fees|charge|pay|paid|reimburs\w*|refund\w* (?:up to|above)|budget|allowance|amount|salary|spend|spending|prix|cout|couts|montant|tarif|rembours\w*|plafond|budget|salaire|eur|euros?|usd|dollars?)\b/u;
+const AMOUNT = /\b(price|cost|costs|fee|fees|charge|pay|paid(?! (?!for|to|by|in|on|per|at|back|out)[a-z])|reimburs\w*|refund\w* (?:up to|above)|budget|allowance|amount|salary|spend|spending|prix|cout|couts|montant|tarif|rembours\w*|plafond|budget|salaire|eur|euros?|usd|dollars?)\b/u;
 const WEIGHT = /\b(weigh|weighs|weight|heavy|poids|pese)\b/u;
 const BY_YEAR = /\b(year|annee|an)\b|^when (?:was|were|did) .*\b(built|founded|established|formed|created|opened|completed|constructed|released|published|launched|started|begin|began|start|debut\w*|incorporated|erected|introduced)\b/u;
 const MASS = /^quantity:(?:kilogram|gram|milligram|pound|ounce|ton|tonne|metric ton)s?:/u;
@@ -135,6 +135,9 @@ function expectedAnswer(q: string): ExpectedAnswer {
   if (WEIGHT.test(q)) kinds.add('quantity');
   if (TIME.test(q) && !DURATION.test(q)) ['time-range', 'time'].forEach((k) => kinds.add(k as ValueKind));
   if (DATE.test(q) && !TIME.test(q)) ['date', 'date-range'].forEach((k) => kinds.add(k as ValueKind));
+  // "When is the service desk available?": a bare "when" about something ongoing asks for a schedule as
+  // readily as a date; one about an event ("When was it founded?") asks for a date only.
+  if (/^(?:when|quand)\b/u.test(q) && !BY_YEAR.test(q) && !/^(?:when|quand) (?:was|were|did|will|a|ont|etait)\b/u.test(q)) ['time-range', 'time'].forEach((k) => kinds.add(k as ValueKind));
   if (COUNT.test(q) && kinds.size === 0) ['number', 'quantity', 'amount', 'percentage', 'duration'].forEach((k) => kinds.add(k as ValueKind));
   if (kinds.size > 0) return { form: 'value', kinds: [...kinds], units: WEIGHT.test(q) ? MASS : undefined, byYear: kinds.has('date') && BY_YEAR.test(q) };
   if (YES_NO.test(q)) return { form: 'yes-no' };
