@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AUDIT_OPERATIONS } from '@svc/contracts';
 import { generateApiKey } from '@svc/identity-core';
-import { freePort, post, RunningService, runToExit, startService } from '@svc/test-kit';
+import { freePort, Json, post, RunningService, runToExit, startService, waitFor } from '@svc/test-kit';
 
 /** What a careless or hostile caller can send, and what an operator can misconfigure. */
 describe('robustness of the standalone service', () => {
@@ -36,7 +36,32 @@ describe('robustness of the standalone service', () => {
     const texts: string[] = found.body.response.semantic_nodes.map((n: { text: string }) => n.text);
     // Both contradicting figures are in the demo repository, for the conflict analysis to find.
     expect(texts.slice(0, 3).join(' ')).toMatch(/30 days|14 days/);
-  }, 90000);
+
+    // Its mandatory questions (libs/composition/demo/questions.json) are analysed once the documents are indexed:
+    // four the documents answer differently, two they answer alike, one none answers.
+    const questions = () => post(`${service.urls.audit}/audit/mandatory-question/list`, { instance_id: demo, limit: 100 }, adminKey);
+    const analysed = await waitFor(async () => {
+      const items: Json[] = (await questions()).body.response.items;
+      return items.length > 0 && items.every((q) => !['PENDING', 'ANALYZING'].includes(q.state)) ? items : undefined;
+    }, 60000, 'demo questions analysed');
+    const byState = (state: string) => analysed.filter((q) => q.state === state).map((q) => q.question as string).sort();
+    expect(byState('CONFLICTS')).toEqual([
+      'How long does a customer wait for a refund to be processed?',
+      'How many characters must a password have at least?',
+      'What nightly hotel rate will the company pay back?',
+      'Within how many days must expense claims be submitted?',
+    ]);
+    expect(byState('NO_CONFLICT')).toEqual(['Above which order value is standard delivery free?', 'How much paid holiday does a full-time employee get per year?']);
+    expect(byState('REFUSED')).toEqual(['How long is maternity or paternity leave?']);
+    const conflicts = (await post(`${service.urls.audit}/audit/conflict/list-conflicts-for-instance`, { instance_id: demo }, adminKey)).body.response;
+    expect(conflicts.total).toBeGreaterThanOrEqual(4);
+    // The refund conflict sets the refund policy and the customer FAQ on different sides.
+    const refund = conflicts.items.find((c: Json) => /refund/.test(c.question));
+    const sideOf = (name: RegExp) => refund.answer_groups.findIndex((g: Json) => g.excerpts.some((e: Json) => name.test(e.document_name)));
+    expect(sideOf(/^Refund policy$/i)).toBeGreaterThanOrEqual(0);
+    expect(sideOf(/FAQ/i)).toBeGreaterThanOrEqual(0);
+    expect(sideOf(/^Refund policy$/i)).not.toBe(sideOf(/FAQ/i));
+  }, 150000);
 
   const implemented = Object.entries(AUDIT_OPERATIONS).filter(([name]) => name.startsWith('audit_instance_') || name.startsWith('audit_user_'));
   const hostileBodies: unknown[] = [

@@ -5,8 +5,9 @@ import { Database } from '@svc/database';
 import { createRootLogger, drain, startHttpApp } from '@svc/http';
 import { BootstrapInstallation, BootstrapResult } from '@svc/identity-core';
 import { IngestDocument, INGESTION_LIMITS } from '@svc/repository-core';
-import { DEMO_DOCUMENTS } from './demo-documents';
+import { DEMO_DOCUMENTS, DEMO_QUESTIONS } from './demo-documents';
 import { CreateAuditInstance } from '@svc/workspace-core';
+import { CreateMandatoryQuestion } from '@svc/mandatory-questions-core';
 import type { Logger } from 'pino';
 import { AppName, appModule, portOf, SharedInfrastructure } from './app-modules';
 import { PERSISTENCE } from './persistence';
@@ -56,7 +57,11 @@ async function bootstrap(app: INestApplication, config: AppConfig, logger: Logge
   return result;
 }
 
-/** First start of the standalone service: a demo repository (audit instance + documents) owned by the admin. */
+/**
+ * First start of the standalone service: a demo repository (audit instance + documents) owned by the
+ * admin, and its mandatory questions. They are analysed once the documents are indexed and the instance
+ * enters RUNNING_PHASE, so the first conflicts appear within a minute of the start.
+ */
 async function createDemoData(audit: INestApplication, result: BootstrapResult, logger: Logger): Promise<void> {
   if (!result.installed || !result.adminUserId) return;
   const admin = { organizationId: result.organizationId, userId: result.adminUserId, roles: ['ADMIN'] as const, credential: { kind: 'org_api_key' as const, id: 'bootstrap' } };
@@ -64,7 +69,10 @@ async function createDemoData(audit: INestApplication, result: BootstrapResult, 
   for (const doc of DEMO_DOCUMENTS) {
     await audit.get(IngestDocument).execute(instance.instance_id, { externalId: doc.externalId, name: doc.name, url: doc.url, owner: doc.owner, mediaType: 'text/markdown', content: Buffer.from(doc.content, 'utf8') });
   }
-  logger.info({ instanceId: instance.instance_id, documents: DEMO_DOCUMENTS.length }, 'demo repository created');
+  for (const question of DEMO_QUESTIONS) {
+    await audit.get(CreateMandatoryQuestion).execute({ actor: admin, access: { instanceId: instance.instance_id, organizationId: result.organizationId }, question });
+  }
+  logger.info({ instanceId: instance.instance_id, documents: DEMO_DOCUMENTS.length, questions: DEMO_QUESTIONS.length }, 'demo repository created');
 }
 
 /** Closes everything on SIGTERM/SIGINT within SHUTDOWN_TIMEOUT_MS, then exits. */
