@@ -71,6 +71,8 @@ describe('hostile input on every route (standalone, embedded)', () => {
     documentId = upsert.body.response.id;
   }, 90000);
 
+  const fuzzed = new Set<string>();
+
   beforeEach(() => {
     fiveHundreds.length = 0;
   });
@@ -78,7 +80,7 @@ describe('hostile input on every route (standalone, embedded)', () => {
   afterAll(async () => {
     await service?.destroy();
     const summary = [...statuses.entries()].sort(([a], [b]) => a - b).map(([s, n]) => `${s}×${n}`).join(' ');
-    console.log(`fuzz: ${sent} requests; statuses ${summary}; 5xx: ${fiveHundreds.length}`);
+    console.log(`fuzz: ${sent} requests over ${fuzzed.size} routes; statuses ${summary}; 5xx: ${fiveHundreds.length}`);
   });
 
   /** Sends one request and records its status; a 5xx is remembered with what caused it. */
@@ -149,6 +151,7 @@ describe('hostile input on every route (standalone, embedded)', () => {
     expect(all.filter((r) => r.instanceApi).length).toBeGreaterThanOrEqual(5);
     for (const route of all) {
       const url = `${service.urls[route.app]}${route.path}`;
+      fuzzed.add(url);
       const headers: Record<string, string> = { 'content-type': 'application/json' };
       if (route.instanceApi) Object.assign(headers, { 'instance-id': instanceId, 'api-key': instanceKey });
       else if (!route.public) headers.authorization = `Bearer ${token}`;
