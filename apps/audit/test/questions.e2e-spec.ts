@@ -117,6 +117,34 @@ describe.each<ServiceMode>(['embedded', 'distributed'])('mandatory questions and
     expect((await list({ state_in: ['MANAGED'] })).body.response.total).toBe(0);
   });
 
+  it('owner flag on: a member sees the conflicts, counts and recommendations of the documents they own, nothing else (404)', async () => {
+    const [conflict] = await openConflicts();
+    const setOwner = (documentId: string, owner: string | null) => audit('/audit/document/set-owner', { instance_id: instanceId, document_id: documentId, owner_user_id: owner });
+    const seenBy = async (key: string) => ({
+      listed: (await audit('/audit/conflict/list-conflicts-for-instance', { instance_id: instanceId }, key)).body.response.total,
+      got: (await audit('/audit/conflict/get', { instance_id: instanceId, conflict_id: conflict.id }, key)).status,
+      count: (await audit('/audit/mandatory-question/list', { instance_id: instanceId, limit: 1000 }, key)).body.response.items.find((q: Json) => q.id === refundQuestion).conflict_count,
+      recommendations: (await audit('/audit/document/get-recommendations', { instance_id: instanceId, document_id: docs.faq }, key)).status,
+    });
+    await audit('/audit/instance/update-configuration', { instance_id: instanceId, need_detect_owner_document_feature: true });
+    try {
+      // Owning a document outside the conflict shows nothing of it.
+      expect((await setOwner(docs.other, people.consumer.id)).status).toBe(200);
+      expect(await seenBy(people.consumer.key)).toEqual({ listed: 0, got: 404, count: 0, recommendations: 404 });
+      // Owning one side of it shows the whole conflict, excerpts of both sides included.
+      expect((await setOwner(docs.faq, people.consumer.id)).status).toBe(200);
+      expect(await seenBy(people.consumer.key)).toEqual({ listed: 1, got: 200, count: 1, recommendations: 200 });
+      expect((await audit('/audit/conflict/get', { instance_id: instanceId, conflict_id: conflict.id }, people.consumer.key)).body.response.documents).toHaveLength(2);
+      // Admins see everything.
+      expect(await seenBy(adminKey)).toEqual({ listed: 1, got: 200, count: 1, recommendations: 200 });
+    } finally {
+      await audit('/audit/instance/update-configuration', { instance_id: instanceId, need_detect_owner_document_feature: false });
+      await setOwner(docs.faq, null);
+      await setOwner(docs.other, null);
+    }
+    expect(await seenBy(people.consumer.key)).toEqual({ listed: 1, got: 200, count: 1, recommendations: 200 });
+  });
+
   it('refuses: 401 without credential, 403 by role and for non-members, 404 for unknown instances', async () => {
     const [conflict] = await openConflicts();
     const reads: [string, object][] = [
