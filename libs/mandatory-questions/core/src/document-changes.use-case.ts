@@ -3,6 +3,7 @@ import { DocumentChangedPayload, JOB_NAMES, QuestionsAnalyzeInstancePayload } fr
 import { JobQueue, UnitOfWork } from '@svc/kernel';
 import { QUESTION_RETRIEVAL, selectPassages } from '@svc/text';
 import { GetInstanceStep } from '@svc/workspace-core';
+import { ANALYSIS_JOB_OPTIONS } from './analysis-job';
 import { MandatoryQuestionRepository, QuestionRetrieval } from './mandatory-questions.ports';
 
 /**
@@ -34,7 +35,7 @@ export class ReanalyseForDocumentChange {
       if (reads) affected.push(question.id);
     }
     await this.uow.run(async () => {
-      for (const questionId of affected) await this.jobs.enqueue(JOB_NAMES.questionsAnalyze, { instanceId: payload.instanceId, questionId, reason: 'document' });
+      for (const questionId of affected) await this.jobs.enqueue(JOB_NAMES.questionsAnalyze, { instanceId: payload.instanceId, questionId, reason: 'document' }, ANALYSIS_JOB_OPTIONS);
     });
     return `queued ${affected.length}`;
   }
@@ -52,7 +53,7 @@ export class AnalyseInstanceQuestions {
   async execute(payload: QuestionsAnalyzeInstancePayload): Promise<string> {
     const open = await this.questions.open(payload.instanceId);
     await this.uow.run(async () => {
-      for (const q of open) await this.jobs.enqueue(JOB_NAMES.questionsAnalyze, { instanceId: payload.instanceId, questionId: q.id, reason: 'instance' });
+      for (const q of open) await this.jobs.enqueue(JOB_NAMES.questionsAnalyze, { instanceId: payload.instanceId, questionId: q.id, reason: 'instance' }, ANALYSIS_JOB_OPTIONS);
     });
     return `queued ${open.length}`;
   }
