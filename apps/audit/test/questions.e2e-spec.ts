@@ -204,6 +204,34 @@ describe.each<ServiceMode>(['embedded', 'distributed'])('mandatory questions and
     expect((await audit('/audit/conflict/set-ignored', { instance_id: instanceId, conflict_id: conflict.id })).status).toBe(409);
   }, 60000);
 
+  it('state machine of an ignored conflict: ignore is idempotent; set-answer and close are 409', async () => {
+    const passwords = (await audit('/audit/mandatory-question/create', { instance_id: instanceId, question: 'What is the minimum length of a password?' })).body.response.id;
+    await ingest('password-policy.md', '# Password policy\n\nPasswords must be at least 14 characters long.');
+    await ingest('password-guidelines.md', '# Password guidelines\n\nPasswords must be at least 12 characters long.');
+    const conflict = await waitFor(async () => (await audit('/audit/conflict/list-conflicts-for-instance', { instance_id: instanceId, question_id_in: [passwords] })).body.response.items[0] as Json | undefined, 90000, 'the password conflict');
+    const ignore = () => audit('/audit/conflict/set-ignored', { instance_id: instanceId, conflict_id: conflict.id }, people.expert.key);
+    expect((await ignore()).body).toEqual({ response: true });
+    expect((await ignore()).body).toEqual({ response: true });
+    for (const [path, body] of [['/audit/conflict/set-answer', { answer: '14 characters' }], ['/audit/conflict/set-managed', {}]] as const) {
+      const refused = await audit(path, { instance_id: instanceId, conflict_id: conflict.id, ...body }, people.expert.key);
+      expect([path, refused.status, refused.body.code]).toEqual([path, 409, 'QUESTION_CONFLICT.INVALID_TRANSITION']);
+    }
+    expect((await audit('/audit/conflict/get', { instance_id: instanceId, conflict_id: conflict.id })).body.response).toMatchObject({ state: 'IGNORED', answer: null });
+  }, 120000);
+
+  it('a conflict the documents no longer hold is closed by the analysis when a document is fixed, with no button to press', async () => {
+    const probation = (await audit('/audit/mandatory-question/create', { instance_id: instanceId, question: 'How long is the probation period?' })).body.response.id;
+    await ingest('probation.md', '# Probation\n\nThe probation period lasts three months.');
+    await ingest('contracts.md', '# Contracts\n\nThe probation period lasts six months.');
+    const conflict = await waitFor(async () => (await audit('/audit/conflict/list-conflicts-for-instance', { instance_id: instanceId, question_id_in: [probation] })).body.response.items[0] as Json | undefined, 90000, 'the probation conflict');
+    expect(conflict.state).toBe('OPEN');
+    // The contract document is corrected: the re-analysis its change starts no longer finds the contradiction.
+    await ingest('contracts.md', '# Contracts\n\nThe probation period lasts three months.');
+    const closed = await waitFor(async () => { const c = (await audit('/audit/conflict/get', { instance_id: instanceId, conflict_id: conflict.id })).body.response; return c.state === 'MANAGED' ? c : undefined; }, 90000, 'the conflict closed by the analysis');
+    expect(closed.closed_at).toEqual(expect.any(String));
+    expect(await settled(probation, ['NO_CONFLICT'])).toBe('NO_CONFLICT');
+  }, 180000);
+
   it('mandatory-question state machine: set-answer, force-analyze outside REFUSED (409), set-managed re-indexes cited documents, set-ignored', async () => {
     expect((await audit('/audit/mandatory-question/force-analyze', { instance_id: instanceId, question_id: refundQuestion })).status).toBe(409);
     expect((await audit('/audit/mandatory-question/set-answer', { instance_id: instanceId, question_id: refundQuestion, answer: '14 days' }, people.steward.key)).body).toEqual({ response: true });
@@ -220,7 +248,7 @@ describe.each<ServiceMode>(['embedded', 'distributed'])('mandatory questions and
     expect(listed.items.map((q: Json) => [q.id, q.state])).toEqual(expect.arrayContaining([[refundQuestion, 'MANAGED'], [unanswerable, 'IGNORED']]));
   }, 60000);
 
-  it('MCP: the question tools with the same schemas and authorization; a read-only role cannot call a write tool', async () => {
+  it('MCP: every question tool with the same schemas and authorization; a read-only role cannot call a write tool', async () => {
     const connect = async (key: string) => {
       const client = new Client({ name: 'e2e', version: '1.0.0' });
       await client.connect(new StreamableHTTPClientTransport(new URL(`${service.urls.audit}/mcp`), { requestInit: { headers: { authorization: `Bearer ${key}` } } }));
@@ -236,6 +264,27 @@ describe.each<ServiceMode>(['embedded', 'distributed'])('mandatory questions and
     expect((created.structuredContent as Json).response).toMatchObject({ id: expect.stringMatching(/^mq_/), state: 'PENDING' });
     const listed = await client.callTool({ name: 'audit_question_conflict_list', arguments: { instance_id: instanceId, state_in: [] } });
     expect((listed.structuredContent as Json).response.total).toBeGreaterThanOrEqual(1);
+    // Every question tool, to success: a conflict raised through MCP, read, answered, closed; its pending work; a refused question forced again.
+    const call = async (name: string, args: Json) => {
+      const result = await client.callTool({ name, arguments: { instance_id: instanceId, ...args } });
+      if (result.isError) throw new Error(`${name}: ${JSON.stringify(result.structuredContent)}`);
+      return (result.structuredContent as Json).response;
+    };
+    docs.laptops = (await ingest('laptop-requests.md', '# Laptop requests\n\nLaptops are replaced every three years.')).body.response.id;
+    docs.desk = (await ingest('service-desk.md', '# Service desk\n\nLaptops are replaced every four years.')).body.response.id;
+    const laptops = (await call('audit_mandatory_question_create', { question: 'How often are laptops replaced?' })).id;
+    const raised = await waitFor(async () => (await call('audit_question_conflict_list', { question_id_in: [laptops] })).items[0] as Json | undefined, 90000, 'the laptop conflict');
+    expect((await call('audit_question_conflict_get', { conflict_id: raised.id })).documents.map((d: Json) => d.document_id).sort()).toEqual([docs.laptops, docs.desk].sort());
+    const drafted = (await call('audit_question_conflict_set_answer', { conflict_id: raised.id, answer: 'Laptops are replaced every three years.' })).recommendations as Json[];
+    expect(drafted.map((r) => r.document_id).sort()).toEqual([docs.laptops, docs.desk].sort());
+    expect(await call('audit_question_conflict_close', { conflict_id: raised.id })).toBe(true);
+    expect((await call('audit_documents_get_recommendations', { document_id: docs.desk })).map((r: Json) => r.action)).toEqual(['UPDATE']);
+    const closedIgnore = await client.callTool({ name: 'audit_question_conflict_ignore', arguments: { instance_id: instanceId, conflict_id: raised.id } });
+    expect([closedIgnore.isError, (closedIgnore.structuredContent as Json).status]).toEqual([true, 409]);
+    const colour = (await call('audit_mandatory_question_create', { question: 'Which colour is the chief financial officer bicycle?' })).id;
+    await waitFor(async () => ((await call('audit_mandatory_question_list', { state: 'REFUSED' })).items.some((q: Json) => q.id === colour) ? true : undefined), 60000, 'the refused question');
+    expect(await call('audit_mandatory_question_force_analyze', { question_id: colour })).toBe(true);
+
     const wrong = await client.callTool({ name: 'audit_question_conflict_get', arguments: { instance_id: instanceId, conflict_id: `fc_${UNKNOWN}` } });
     expect(wrong.isError).toBe(true);
     expect((wrong.structuredContent as Json).code).toBe('QUESTION_CONFLICT.WRONG_NAMESPACE');
@@ -245,5 +294,5 @@ describe.each<ServiceMode>(['embedded', 'distributed'])('mandatory questions and
     expect(refused.isError).toBe(true);
     expect((refused.structuredContent as Json).status).toBe(403);
     await consumer.close();
-  }, 60000);
+  }, 180000);
 });

@@ -14,6 +14,7 @@ export * from './get-document-recommendations.use-case';
 export * from './get-top-collaborators.use-case';
 export * from './record-question-analysis.use-case';
 export * from './question-conflict-facts.use-case';
+export * from './analysis-closing';
 export * from './recommendations/rule-based.recommendation-writer';
 export * from './recommendations/model.recommendation-writer';
 export * from './recommendations/recommendation-prompt';

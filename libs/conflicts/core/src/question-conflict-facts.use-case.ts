@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ActivityLog, Clock, Principal, UnitOfWork } from '@svc/kernel';
+import type { OpenConflictFacts } from './analysis-closing';
 import { QuestionConflictRepository, Visible } from './conflicts.ports';
 import { conflictTransition } from './question-conflict.states';
 
@@ -10,6 +11,11 @@ export class QuestionConflictFacts {
 
   countByQuestion(instanceId: string, questionIds: string[], visible: Visible): Promise<Map<string, number>> {
     return this.conflicts.countByQuestion(instanceId, questionIds, visible);
+  }
+
+  /** The question's `OPEN` conflicts, as the closing rule reads them. */
+  async openConflicts(instanceId: string, questionId: string): Promise<OpenConflictFacts[]> {
+    return (await this.conflicts.ofQuestion(instanceId, questionId, ['OPEN'])).map((c) => ({ fingerprint: c.fingerprint, documentIds: c.documentIds, createdAt: c.createdAt }));
   }
 
   /** Every document cited by the question's conflicts (any state). */

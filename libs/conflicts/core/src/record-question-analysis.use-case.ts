@@ -12,13 +12,19 @@ export interface QuestionAnalysisRecord {
   companionQuestions: string[];
   /** Every contradiction the analysis found now (empty: none). */
   found: FoundConflict[];
+  /**
+   * Fingerprints of `OPEN` conflicts that this analysis no longer found and may close
+   * (`conflictsToClose`); the other open ones stay open.
+   */
+  closable: string[];
 }
 
 /**
  * What one analysis of a mandatory question means for its conflicts (ANALYSIS.md §2.7), in the
  * caller's transaction: a fingerprint not seen before for the question is a new `OPEN` conflict (one
  * already seen, in any state, creates nothing: re-running on an unchanged repository is idempotent);
- * an `OPEN` conflict the analysis no longer finds is closed as `MANAGED` by the analysis. Logged.
+ * an `OPEN` conflict the analysis no longer finds, and may close (`conflictsToClose`: it read the
+ * documents, or they changed), is closed as `MANAGED` by the analysis. Logged.
  */
 @Injectable()
 export class RecordQuestionAnalysis {
@@ -57,10 +63,10 @@ export class RecordQuestionAnalysis {
         created += 1;
         await this.activity.record({ organizationId: record.organizationId, instanceId: record.instanceId, action: 'question_conflict.detected', subjectId: conflict.id, actor: null, before: null, after: { state: 'OPEN', question_id: record.questionId, fingerprint: found.fingerprint, documents: conflict.documentIds } });
       }
-      const stillThere = new Set(record.found.map((f) => f.fingerprint));
+      const closable = new Set(record.closable);
       let closed = 0;
       for (const open of await this.conflicts.ofQuestion(record.instanceId, record.questionId, ['OPEN'])) {
-        if (stillThere.has(open.fingerprint)) continue;
+        if (!closable.has(open.fingerprint)) continue;
         const move = conflictTransition(open.state, 'analysis-close');
         if (move.kind !== 'to') continue;
         // A concurrent expert edit wins: the conflict is theirs now.

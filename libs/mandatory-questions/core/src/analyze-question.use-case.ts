@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ConflictAnswerGroup, FoundConflict, RecordQuestionAnalysis } from '@svc/conflicts-core';
+import { ConflictAnswerGroup, conflictsToClose, FoundConflict, QuestionConflictFacts, RecordQuestionAnalysis } from '@svc/conflicts-core';
 import type { QuestionsAnalyzePayload } from '@svc/contracts';
 import { decideQuestion, DetectedConflict, ExtractedAnswer, QUESTION_RETRIEVAL, QuestionAnalysis, selectPassages } from '@svc/text';
 import type { MandatoryQuestion, MandatoryQuestionState } from './mandatory-question';
@@ -41,6 +41,7 @@ export class AnalyzeQuestion {
     private readonly edits: QuestionEdits,
     private readonly steps: QuestionAnalysisSteps,
     private readonly record: RecordQuestionAnalysis,
+    private readonly facts: QuestionConflictFacts,
   ) {}
 
   async execute(payload: QuestionsAnalyzePayload): Promise<AnalysisOutcome> {
@@ -62,6 +63,11 @@ export class AnalyzeQuestion {
     for (const run of runs) for (const c of run.analysis.conflicts) if (!found.has(c.fingerprint)) found.set(c.fingerprint, foundConflict(c, run.passages));
     const outcome: AnalysisOutcome = found.size > 0 ? 'CONFLICTS' : runs.some((r) => r.analysis.outcome !== 'REFUSED') ? 'NO_CONFLICT' : 'REFUSED';
     const retrievedDocumentIds = [...new Set(runs.flatMap((r) => r.passages.map((p) => p.documentId)))].sort();
+    // An open conflict not found again closes only if this analysis read its documents or they changed.
+    const open = await this.facts.openConflicts(question.instanceId, question.id);
+    const read = new Set(retrievedDocumentIds);
+    const unread = [...new Set(open.flatMap((c) => c.documentIds))].filter((id) => !read.has(id));
+    const closable = conflictsToClose(open, new Set(found.keys()), read, await this.steps.retrieval.indexedAt(question.instanceId, unread));
 
     const current = await this.questions.get(question.instanceId, question.id);
     if (!current) return 'gone';
@@ -73,7 +79,7 @@ export class AnalyzeQuestion {
       action: 'mandatory_question.analyzed',
       actor: null,
       alsoWithin: async () => {
-        await this.record.execute({ organizationId: current.organizationId, instanceId: current.instanceId, questionId: current.id, question: current.question, companionQuestions, found: [...found.values()] });
+        await this.record.execute({ organizationId: current.organizationId, instanceId: current.instanceId, questionId: current.id, question: current.question, companionQuestions, found: [...found.values()], closable });
       },
     });
     return outcome;

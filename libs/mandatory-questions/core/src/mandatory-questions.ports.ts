@@ -27,6 +27,8 @@ export interface RetrievedPassage extends Passage {
  */
 export abstract class QuestionRetrieval {
   abstract retrieve(instanceId: string, query: string, candidates: number): Promise<RetrievedPassage[]>;
+  /** When each of these documents was last indexed; deleted or unknown ones are absent. */
+  abstract indexedAt(instanceId: string, documentIds: string[]): Promise<Map<string, Date>>;
 }
 
 /** Capability port (ANALYSIS.md §2 step 3): the answer each passage gives, as spans with typed values. */

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DocumentReindexer, QuestionRetrieval, RetrievedPassage } from '@svc/mandatory-questions-core';
 import { isDomainError } from '@svc/kernel';
-import { ReindexDocuments, SearchSemanticNodes } from '@svc/repository-core';
+import { GetDocumentsByIds, ReindexDocuments, SearchSemanticNodes } from '@svc/repository-core';
 
 /**
  * The repository's hybrid search in this deployment, through its public use case. The audit instance
@@ -10,8 +10,17 @@ import { ReindexDocuments, SearchSemanticNodes } from '@svc/repository-core';
  */
 @Injectable()
 export class LocalQuestionRetrieval extends QuestionRetrieval {
-  constructor(private readonly search: SearchSemanticNodes) {
+  constructor(
+    private readonly search: SearchSemanticNodes,
+    private readonly documents: GetDocumentsByIds,
+  ) {
     super();
+  }
+
+  async indexedAt(instanceId: string, documentIds: string[]): Promise<Map<string, Date>> {
+    if (documentIds.length === 0) return new Map();
+    const found = await this.documents.execute(instanceId, documentIds);
+    return new Map(found.map((d) => [d.id, new Date(d.indexed_at ?? d.updated_at)]));
   }
 
   async retrieve(instanceId: string, query: string, candidates: number): Promise<RetrievedPassage[]> {
