@@ -61,13 +61,15 @@ export class AnalyzeQuestion {
 
     const found = new Map<string, FoundConflict>();
     for (const run of runs) for (const c of run.analysis.conflicts) if (!found.has(c.fingerprint)) found.set(c.fingerprint, foundConflict(c, run.passages));
-    const outcome: AnalysisOutcome = found.size > 0 ? 'CONFLICTS' : runs.some((r) => r.analysis.outcome !== 'REFUSED') ? 'NO_CONFLICT' : 'REFUSED';
     const retrievedDocumentIds = [...new Set(runs.flatMap((r) => r.passages.map((p) => p.documentId)))].sort();
     // An open conflict not found again closes only if this analysis read its documents or they changed.
     const open = await this.facts.openConflicts(question.instanceId, question.id);
     const read = new Set(retrievedDocumentIds);
     const unread = [...new Set(open.flatMap((c) => c.documentIds))].filter((id) => !read.has(id));
     const closable = conflictsToClose(open, new Set(found.keys()), read, await this.steps.retrieval.indexedAt(question.instanceId, unread));
+    // A conflict kept open is still a conflict of the question.
+    const keptOpen = open.some((c) => !found.has(c.fingerprint) && !closable.includes(c.fingerprint));
+    const outcome: AnalysisOutcome = found.size > 0 || keptOpen ? 'CONFLICTS' : runs.some((r) => r.analysis.outcome !== 'REFUSED') ? 'NO_CONFLICT' : 'REFUSED';
 
     const current = await this.questions.get(question.instanceId, question.id);
     if (!current) return 'gone';
