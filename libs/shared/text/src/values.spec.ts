@@ -53,6 +53,16 @@ describe('typed values and their canonical keys', () => {
     ]);
   });
 
+  it('reads one unit as a duration when a numeral or a word asking for a length of time says so, and "in 7 days" as a duration', () => {
+    for (const [text, language] of [['Refunds are processed within one week.', 'en'], ['Refunds take a week.', 'en'], ['Remboursement sous une semaine.', 'fr'], ['Refunds are issued within 7 days.', 'en']] as const) {
+      expect([text, only(text, language).key]).toEqual([text, 'duration:P7D']);
+    }
+    expect(only('Refunds are issued in 7 days.', 'en')).toMatchObject({ kind: 'duration', key: 'duration:P7D', comparable: true });
+    expect(only('Le remboursement arrive dans 7 jours.', 'fr')).toMatchObject({ kind: 'duration', key: 'duration:P7D' });
+    // A unit word alone is still no duration.
+    expect(extractValues('Use a second screen.', 'en')).toEqual([]);
+  });
+
   it('does not read a time out of a word without a figure ("per night")', () => {
     expect(extractValues('Hotels are reimbursed per night.', 'en')).toEqual([]);
   });

@@ -54,9 +54,9 @@ export function extractValues(text: string, language: Language): TypedValue[] {
   take(percentages(text, culture), percentageOf);
   take(recognizeCurrency(text, culture), (r) => amountOf(r, culture));
   take(
-    dateTimes(text, culture, taken).filter((r) => !isBareUnit(r)),
+    dateTimes(text, culture, taken).filter((r) => !isBareUnit(r, text)),
     (r) => {
-      const reading = dateTimeOf(r);
+      const reading = relativeDuration(r, culture) ?? dateTimeOf(r);
       // A date the text gives without a year ("calendar year", "next Monday") resolves against today: not comparable.
       return reading && (reading.kind === 'date' || reading.kind === 'date-range') && !/\d{4}/.test(r.text) && !/^date-range:\(XXXX-WXX/.test(reading.key) ? { ...reading, comparable: false } : reading;
     },
@@ -118,9 +118,29 @@ function dateTimes(text: string, culture: string, taken: [number, number][]): Mo
   return out;
 }
 
-/** "a second screen", "the day": a unit word alone is not a duration. */
-function isBareUnit(r: ModelResult): boolean {
-  return /duration/.test(r.typeName) && !/\d/.test(r.text) && /^(?:an?|the|one|un|une|le|la)?\s*(?:second|minute|hour|day|week|month|year|seconde|minute|heure|jour|semaine|mois|an|année)$/i.test(r.text.trim());
+/**
+ * "a second screen", "the day": a unit word alone is not a duration. With a numeral it is ("one week",
+ * "une semaine"), and so it is with "a" after a word that asks for a length of time ("within a week",
+ * "takes a day").
+ */
+function isBareUnit(r: ModelResult, text: string): boolean {
+  if (!/duration/.test(r.typeName) || /\d/.test(r.text)) return false;
+  const m = /^(an?|the|one|un|une|le|la)?\s*(second|minute|hour|day|week|month|year|seconde|minute|heure|jour|semaine|mois|an|année)$/iu.exec(r.text.trim());
+  if (!m) return false;
+  const article = (m[1] ?? '').toLowerCase();
+  if (['one', 'un', 'une'].includes(article)) return false;
+  const before = text.slice(0, r.start);
+  if ((article === 'a' || article === 'an') && !/^second$/iu.test(m[2]) && /(?:within|in|for|after|under|over|about|around|takes?|took|lasts?|up to)\s+$/iu.test(before)) return false;
+  return true;
+}
+
+/** "in 7 days": the recognizers read a relative date; an answer means the duration. */
+function relativeDuration(r: ModelResult, culture: string): Reading | undefined {
+  const lead = /^(?:in|within|dans|d'ici)\s+/iu.exec(r.text);
+  if (!lead || !/datetimeV2\.date/.test(r.typeName)) return undefined;
+  const inner = recognizeDateTime(r.text.slice(lead[0].length), culture).find((x) => /duration/.test(x.typeName));
+  const reading = inner ? dateTimeOf(inner) : undefined;
+  return reading?.kind === 'duration' ? reading : undefined;
 }
 
 /**

@@ -108,6 +108,19 @@ describe('question analysis (extraction and decision)', () => {
     expect(elsewhere.outcome).toBe('REFUSED');
   });
 
+  it('raises "one week" against "14 days", and groups "in 7 days" with "a week"', () => {
+    const result = analyse('How long does the refund of an order take?', [
+      passage('kd_a', 'The refund of an order is issued within one week.'),
+      passage('kd_b', 'The refund of an order takes 14 days.'),
+      passage('kd_c', 'The refund of an order arrives in 7 days.'),
+    ]);
+    expect(result.outcome).toBe('CONFLICTS');
+    expect(Object.fromEntries(result.conflicts[0].groups.map((g) => [g.key, g.answers.map((a) => a.documentId).sort()]))).toEqual({
+      'duration:P14D': ['kd_b'],
+      'duration:P7D': ['kd_a', 'kd_c'],
+    });
+  });
+
   it('needs two documents: one document stating two values is not a conflict between documents', () => {
     const result = analyse('How long does the refund take?', [passage('kd_a', 'The refund takes 14 days.'), passage('kd_a', 'The refund takes 30 days.')]);
     expect(result.outcome).toBe('NO_CONFLICT');
