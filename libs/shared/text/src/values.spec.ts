@@ -63,6 +63,11 @@ describe('typed values and their canonical keys', () => {
     expect(extractValues('Use a second screen.', 'en')).toEqual([]);
   });
 
+  it('does not read the verb "may" as the month', () => {
+    expect(extractValues('Employees may work remotely.', 'en')).toEqual([]);
+    expect(only('Payments are due on 5 May 2026.', 'en')).toMatchObject({ kind: 'date', key: 'date:2026-05-05' });
+  });
+
   it('does not read a time out of a word without a figure ("per night")', () => {
     expect(extractValues('Hotels are reimbursed per night.', 'en')).toEqual([]);
   });

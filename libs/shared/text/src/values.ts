@@ -54,7 +54,8 @@ export function extractValues(text: string, language: Language): TypedValue[] {
   take(percentages(text, culture), percentageOf);
   take(recognizeCurrency(text, culture), (r) => amountOf(r, culture));
   take(
-    dateTimes(text, culture, taken).filter((r) => !isBareUnit(r, text)),
+    // "may" in lower case is the verb, not the month.
+    dateTimes(text, culture, taken).filter((r) => !isBareUnit(r, text) && r.text !== 'may'),
     (r) => {
       const reading = relativeDuration(r, culture) ?? dateTimeOf(r);
       // A date the text gives without a year ("calendar year", "next Monday") resolves against today: not comparable.
