@@ -1,6 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { generateApiKey } from '@svc/identity-core';
+import { Client as PgClient } from 'pg';
 import { Json, post, RunningService, ServiceMode, startService, waitFor } from '@svc/test-kit';
 
 const UNKNOWN = '01ARZ3NDEKTSV4RRFFQ69G5FAV';
@@ -247,6 +248,27 @@ describe.each<ServiceMode>(['embedded', 'distributed'])('mandatory questions and
     const listed = (await audit('/audit/mandatory-question/list', { instance_id: instanceId })).body.response;
     expect(listed.items.map((q: Json) => [q.id, q.state])).toEqual(expect.arrayContaining([[refundQuestion, 'MANAGED'], [unanswerable, 'IGNORED']]));
   }, 60000);
+
+  if (mode === 'distributed') {
+    it('records every mutation of questions and conflicts in the activity log, with the actor', async () => {
+      const client = new PgClient({ connectionString: service.env.DATABASE_URL });
+      await client.connect();
+      try {
+        const { rows } = await client.query(`SELECT action, actor_user_id FROM activity.entries WHERE instance_id = $1`, [instanceId]);
+        const actions = new Set(rows.map((r) => r.action as string));
+        for (const action of [
+          'audit_mandatory_question_create', 'audit_mandatory_question_set_answer', 'audit_mandatory_question_set_managed', 'audit_mandatory_question_set_ignored',
+          'audit_question_conflict_set_answer', 'audit_question_conflict_close', 'audit_question_conflict_ignore',
+          'mandatory_question.analysis_started', 'mandatory_question.analyzed', 'question_conflict.detected', 'question_conflict.closed_by_analysis',
+        ]) {
+          expect([action, actions.has(action)]).toEqual([action, true]);
+        }
+        expect(rows.find((r) => r.action === 'audit_mandatory_question_create' && r.actor_user_id === people.steward.id)).toBeDefined();
+      } finally {
+        await client.end();
+      }
+    });
+  }
 
   it('MCP: every question tool with the same schemas and authorization; a read-only role cannot call a write tool', async () => {
     const connect = async (key: string) => {
