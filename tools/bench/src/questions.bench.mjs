@@ -25,7 +25,7 @@ import { cpus } from 'node:os';
 import { relative } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout } from 'node:timers';
-import { distFile, envNumber, gitCommit, machineInfo, percentile, progressBar, requireBuilt, ROOT, round, writeResults } from './bench-kit.mjs';
+import { distFile, envNumber, gitCommit, latencySummary, machineInfo, progressBar, requireBuilt, ROOT, round, writeResults } from './bench-kit.mjs';
 import { Corpus, mulberry32 } from './corpus.mjs';
 
 const envInteger = (name, fallback, options = {}) => envNumber(name, fallback, { integer: true, ...options });
@@ -66,12 +66,6 @@ const { CreateAuditInstance, DEFAULT_CONFIGURATION } = require(distFile('libs', 
 const { IngestDocument, IndexDocument } = require(distFile('libs', 'repository', 'core', 'src', 'index.js'));
 const { AnalyzeQuestion, CreateMandatoryQuestion } = require(distFile('libs', 'mandatory-questions', 'core', 'src', 'index.js'));
 const { ListQuestionConflicts, RecommendationWriter, SetConflictAnswer } = require(distFile('libs', 'conflicts', 'core', 'src', 'index.js'));
-
-function latencySummary(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mean = sorted.reduce((a, b) => a + b, 0) / (sorted.length || 1);
-  return { count: sorted.length, p50: round(percentile(sorted, 50)), p90: round(percentile(sorted, 90)), p99: round(percentile(sorted, 99)), max: round(sorted.at(-1)), mean: round(mean) };
-}
 
 class BenchRootModule {}
 Module({})(BenchRootModule);

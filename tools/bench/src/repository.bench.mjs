@@ -26,7 +26,7 @@ import { join, relative } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout } from 'node:timers';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { distFile, envNumber, gitCommit, machineInfo, machineTicks, percentile, processCpuSeconds, progressBar, requireBuilt, ROOT, round, writeResults } from './bench-kit.mjs';
+import { distFile, envNumber, gitCommit, latencySummary, machineInfo, machineTicks, processCpuSeconds, progressBar, requireBuilt, ROOT, round, writeResults } from './bench-kit.mjs';
 import { Corpus, mulberry32 } from './corpus.mjs';
 
 
@@ -90,12 +90,6 @@ const { CreateRepositoryInstance, IngestDocument, IndexDocument, SearchSemanticN
 // ---------------------------------------------------------------------------------------------
 // Measurement helpers
 // ---------------------------------------------------------------------------------------------
-
-function latencySummary(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mean = sorted.reduce((a, b) => a + b, 0) / (sorted.length || 1);
-  return { count: sorted.length, p50: round(percentile(sorted, 50)), p90: round(percentile(sorted, 90)), p99: round(percentile(sorted, 99)), max: round(sorted.at(-1)), mean: round(mean) };
-}
 
 function postgresCpuSeconds() {
   let total = 0;
