@@ -63,6 +63,11 @@ describe('typed values and their canonical keys', () => {
     expect(extractValues('Use a second screen.', 'en')).toEqual([]);
   });
 
+  it('keys working days apart from calendar days, in English and French', () => {
+    expect(only('Refunds take 30 working days.', 'en')).toMatchObject({ key: 'duration:P30WD', text: '30 working days' });
+    expect(only('Le remboursement prend 30 jours ouvrés.', 'fr')).toMatchObject({ key: 'duration:P30WD', text: '30 jours ouvrés' });
+  });
+
   it('does not read the verb "may" as the month', () => {
     expect(extractValues('Employees may work remotely.', 'en')).toEqual([]);
     expect(only('Payments are due on 5 May 2026.', 'en')).toMatchObject({ kind: 'date', key: 'date:2026-05-05' });

@@ -53,6 +53,8 @@ export function extractValues(text: string, language: Language): TypedValue[] {
   };
   take(percentages(text, culture), percentageOf);
   take(recognizeCurrency(text, culture), (r) => amountOf(r, culture));
+  // Before the date models, which read "30 jours ouvrés" as 30 calendar days.
+  take(workingDays(text), (r) => ({ kind: 'duration', key: `duration:P${canonicalNumber(Number(r.resolution?.value))}WD`, comparable: true }));
   take(
     // "may" in lower case is the verb, not the month.
     dateTimes(text, culture, taken).filter((r) => !isBareUnit(r, text) && r.text !== 'may'),
@@ -62,7 +64,6 @@ export function extractValues(text: string, language: Language): TypedValue[] {
       return reading && (reading.kind === 'date' || reading.kind === 'date-range') && !/\d{4}/.test(r.text) && !/^date-range:\(XXXX-WXX/.test(reading.key) ? { ...reading, comparable: false } : reading;
     },
   );
-  take(workingDays(text), (r) => ({ kind: 'duration', key: `duration:P${canonicalNumber(Number(r.resolution?.value))}WD`, comparable: true }));
   take(recognizeDimension(text, culture), quantityOf);
   take(recognizeNumber(text, culture), numberOf);
   return found.sort((a, b) => a.start - b.start);
