@@ -10,3 +10,4 @@ export * from './stem';
 export * from './stopwords';
 export * from './values';
 export * from './answers';
+export * from './claims';
