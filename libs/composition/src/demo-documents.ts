@@ -72,11 +72,11 @@ function hasDocuments(directory: string): boolean {
  * The mandatory questions asked on the demo repository at the first start (`questions.json` at the demo
  * folder's top level): some the documents answer differently, some consistently, one none answers.
  */
-export function loadDemoQuestions(directory: string | null = findDemoDirectory()): string[] {
+export function loadDemoMandatoryQuestions(directory: string | null = findDemoDirectory()): string[] {
   if (directory === null || !existsSync(join(directory, 'questions.json'))) return [];
   const parsed = JSON.parse(readFileSync(join(directory, 'questions.json'), 'utf8')) as { questions?: unknown };
   return Array.isArray(parsed.questions) ? parsed.questions.filter((q): q is string => typeof q === 'string' && q.trim() !== '') : [];
 }
 
 export const DEMO_DOCUMENTS: DemoDocument[] = loadDemoDocuments();
-export const DEMO_QUESTIONS: string[] = loadDemoQuestions();
+export const DEMO_MANDATORY_QUESTIONS: string[] = loadDemoMandatoryQuestions();

@@ -5,10 +5,10 @@ import { Database } from '@svc/database';
 import { createRootLogger, drain, startHttpApp } from '@svc/http';
 import { BootstrapInstallation, BootstrapResult } from '@svc/identity-core';
 import { IngestDocument, INGESTION_LIMITS } from '@svc/repository-core';
-import { DEMO_DOCUMENTS, DEMO_QUESTIONS } from './demo-documents';
-import { CreateAuditInstance } from '@svc/workspace-core';
 import { CreateMandatoryQuestion } from '@svc/mandatory-questions-core';
+import { CreateAuditInstance } from '@svc/workspace-core';
 import type { Logger } from 'pino';
+import { DEMO_DOCUMENTS, DEMO_MANDATORY_QUESTIONS } from './demo-documents';
 import { AppName, appModule, portOf, SharedInfrastructure } from './app-modules';
 import { PERSISTENCE } from './persistence';
 
@@ -69,10 +69,10 @@ async function createDemoData(audit: INestApplication, result: BootstrapResult, 
   for (const doc of DEMO_DOCUMENTS) {
     await audit.get(IngestDocument).execute(instance.instance_id, { externalId: doc.externalId, name: doc.name, url: doc.url, owner: doc.owner, mediaType: 'text/markdown', content: Buffer.from(doc.content, 'utf8') });
   }
-  for (const question of DEMO_QUESTIONS) {
+  for (const question of DEMO_MANDATORY_QUESTIONS) {
     await audit.get(CreateMandatoryQuestion).execute({ actor: admin, access: { instanceId: instance.instance_id, organizationId: result.organizationId }, question });
   }
-  logger.info({ instanceId: instance.instance_id, documents: DEMO_DOCUMENTS.length, questions: DEMO_QUESTIONS.length }, 'demo repository created');
+  logger.info({ instanceId: instance.instance_id, documents: DEMO_DOCUMENTS.length, questions: DEMO_MANDATORY_QUESTIONS.length }, 'demo repository created');
 }
 
 /** Closes everything on SIGTERM/SIGINT within SHUTDOWN_TIMEOUT_MS, then exits. */

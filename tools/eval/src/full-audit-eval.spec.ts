@@ -16,7 +16,7 @@ describe('full-audit scan on the demo corpus (rule-based, first increment)', () 
     const claims: Claim[] = [];
     for (const doc of corpus) {
       const entity = namesOf(doc.name, names);
-      doc.content.split(/\n(?=#{1,3} )/u).forEach((section, i) => claims.push(...extractClaims({ id: `${doc.externalId}#${i}`, documentId: doc.externalId, text: section, documentName: doc.name }, 'en', names, entity)));
+      doc.content.split(/\n(?=#{1,3} )/u).forEach((section, i) => claims.push(...extractClaims({ id: `${doc.externalId}#${i}`, documentId: doc.externalId, text: section, documentName: doc.name }, { language: 'en', names, entity })));
     }
     const findings = findContradictions(claims);
     const planted = loadDemoQuestions().filter((q) => q.planted && q.sides);

@@ -2,7 +2,7 @@ import { extractClaims, namesOf, properNames } from './claims';
 import { findContradictions } from './find-contradictions';
 
 let n = 0;
-const claimsOf = (documentId: string, text: string, names: ReadonlySet<string> = new Set(), entity: string[] = []) => extractClaims({ id: `kn_${++n}`, documentId, text }, 'en', names, entity);
+const claimsOf = (documentId: string, text: string, names: ReadonlySet<string> = new Set(), entity: string[] = []) => extractClaims({ id: `kn_${++n}`, documentId, text }, { language: 'en', names, entity });
 
 describe('full-audit claims and the rule-based judge', () => {
   it('reads a claim per checkable value, with what it is about and without the value', () => {

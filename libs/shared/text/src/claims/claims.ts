@@ -34,11 +34,12 @@ const CHECKABLE: ReadonlySet<ValueKind> = new Set(['amount', 'percentage', 'dura
 const MAY_HOLD_VALUE = /\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|twelve|fifteen|twenty|thirty|forty|fifty|sixty|ninety|hundred|a (?:day|week|month|year)|un|une|deux|trois|quatre|cinq|six|sept|huit|neuf|dix|douze|quinze|vingt|trente|quarante|cinquante|soixante|cent)\b/iu;
 
 /**
- * The claims of one passage. `names`: the repository's proper names (`properNames`), which limit a
- * claim's scope; `entity`: the proper names of the passage's document name (what the document is about:
- * a product, a site), added to every claim's scope.
+ * The claims of one passage, read in `language` (default: the passage's own). `names`: the
+ * repository's proper names (`properNames`), which limit a claim's scope; `entity`: the proper names of
+ * the passage's document name (what the document is about: a product, a site), added to every claim's scope.
  */
-export function extractClaims(passage: Passage, language: Language = detectLanguage(passage.text), names: ReadonlySet<string> = new Set(), entity: readonly string[] = []): Claim[] {
+export function extractClaims(passage: Passage, options: { language?: Language; names?: ReadonlySet<string>; entity?: readonly string[] } = {}): Claim[] {
+  const { language = detectLanguage(passage.text), names = new Set<string>(), entity = [] } = options;
   const segs = segments(passage.text);
   const out: Claim[] = [];
   let heading: string[] = [];
