@@ -70,8 +70,12 @@ describe.each<ServiceMode>(['embedded', 'distributed'])('mandatory questions and
     const excerpt = conflict.answer_groups[0].excerpts[0];
     expect(excerpt.text.slice(excerpt.answer_start, excerpt.answer_end)).toBe(excerpt.extracted_answer);
     expect(await settled(refundQuestion, ['CONFLICTS'])).toBe('CONFLICTS');
-    const listed = (await audit('/audit/mandatory-question/list', { instance_id: instanceId, state: 'CONFLICTS' })).body.response;
-    expect(listed.items.find((q: Json) => q.id === refundQuestion)).toMatchObject({ conflict_count: 1, answer: null, analyzed_at: expect.any(String) });
+    // Each later ingestion re-analyses the question (ANALYZING for a moment): wait until the filtered list shows it.
+    const listed = await waitFor(async () => {
+      const items = (await audit('/audit/mandatory-question/list', { instance_id: instanceId, state: 'CONFLICTS' })).body.response.items as Json[];
+      return items.find((q) => q.id === refundQuestion);
+    }, 90000, 'the question listed under CONFLICTS');
+    expect(listed).toMatchObject({ conflict_count: 1, answer: null, analyzed_at: expect.any(String) });
     expect(await settled(unanswerable, ['REFUSED'])).toBe('REFUSED');
   }, 180000);
 
@@ -79,7 +83,12 @@ describe.each<ServiceMode>(['embedded', 'distributed'])('mandatory questions and
     const before = await openConflicts();
     // Re-ingesting the same content changes nothing; a new unrelated document triggers re-analysis checks.
     await ingest('parking.md', '# Parking\n\nVisitors park on level two.');
-    const forced = await audit('/audit/mandatory-question/force-analyze', { instance_id: instanceId, question_id: unanswerable });
+    // The ingestion itself re-analyses every question; force-analyze answers 409 while that runs, so retry until REFUSED again.
+    const forced = await waitFor(async () => {
+      const res = await audit('/audit/mandatory-question/force-analyze', { instance_id: instanceId, question_id: unanswerable });
+      if (res.status === 409) { expect(res.body.code).toBe('MANDATORY_QUESTION.INVALID_TRANSITION'); return undefined; }
+      return res;
+    }, 90000, 'force-analyze accepted');
     expect(forced.body).toEqual({ response: true });
     await settled(unanswerable, ['REFUSED']);
     await new Promise((r) => setTimeout(r, 1500));
