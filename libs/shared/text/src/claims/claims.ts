@@ -1,13 +1,14 @@
 import { foldText } from '../fold';
 import { detectLanguage, Language } from '../language';
 import { contentStems } from '../stem';
-import { extractValues, TypedValue, ValueKind } from '../values';
+import { extractValues, TypedValue } from '../values';
 import { segments } from '../answers/segments';
 import type { Passage } from '../answers/question-analysis.types';
+import { MODAL_WORDS, Modality, readModality } from './modality';
 
 /**
- * Full-audit claims (ANALYSIS.md §4, first increment: values; polarity and modality flips come next):
- * a statement of one passage that carries a checkable value, with the words that say what it is about.
+ * Full-audit claims (ANALYSIS.md §4): a statement of one passage that carries a checkable value, or a
+ * modality ("must", "may not", "is optional"), with the words that say what it is about. Plain JSON.
  */
 export interface Claim {
   passageId: string;
@@ -16,22 +17,41 @@ export interface Claim {
   text: string;
   start: number;
   end: number;
-  /** Content stems of the sentence and of the passage's headings, values left out: what the value is about. */
+  /**
+   * Content stems of the sentence and of the passage's headings (and, for a table row, of the value's
+   * column header), values and modal words left out: what the value is about.
+   */
   subject: string[];
-  /** What kind of value: the value kind, with the unit or currency ("quantity:Kilogram", "amount:EUR"). */
+  /**
+   * What kind of value: the value kind, with the unit or currency ("quantity:Kilogram", "amount:EUR"),
+   * `count:<noun stem>` for a number of things ("14 characters"), `recurrence` ("every three years"),
+   * `weekdays` ("Monday to Friday"), `date`, or `modality` for a modality claim.
+   */
   attribute: string;
+  /** The value; for a modality claim, `modality:<modality>` and the modal words as written. */
   value: Pick<TypedValue, 'key' | 'text'>;
   /**
-   * Proper names the claim is limited to: those of its sentence, and those of its document's name (a
-   * product, a site). Claims whose scopes differ never contradict.
+   * Proper names the claim is limited to: those of its clause (with several values, those written
+   * between the previous value and this one, else the previous value's; a name after "all" or "every"
+   * does not limit), and those of its document's name (a product, a site). Claims whose scopes differ never contradict.
    */
   scope: string[];
+  /** For a modality claim: what the statement says must, may, need not or must not happen. */
+  modality?: Modality;
+  /**
+   * Qualified words of the sentence, `head stem<modifier word` ("premium customers" → `custom<premium`;
+   * French "clients professionnels" → `client<professionnels`): two claims that qualify one word
+   * differently ("premium" and "standard" customers) are about different scopes.
+   */
+  qualifiers?: string[];
 }
 
-/** Kinds whose values two documents can disagree on; recurrences, bare numbers and year-less dates are left out. */
-const CHECKABLE: ReadonlySet<ValueKind> = new Set(['amount', 'percentage', 'duration', 'quantity', 'time-range', 'time']);
+/** Kinds whose values two documents can disagree on; year-less dates and bare numbers without a counted noun are left out. */
+const CHECKABLE: ReadonlySet<string> = new Set(['amount', 'percentage', 'duration', 'quantity', 'time-range', 'time', 'recurrence', 'date', 'date-range', 'number']);
 /** Reading values is slow (Microsoft's recognizers, ~15 ms a sentence): only sentences with a figure or a number word are read. */
-const MAY_HOLD_VALUE = /\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|twelve|fifteen|twenty|thirty|forty|fifty|sixty|ninety|hundred|a (?:day|week|month|year)|un|une|deux|trois|quatre|cinq|six|sept|huit|neuf|dix|douze|quinze|vingt|trente|quarante|cinquante|soixante|cent)\b/iu;
+const MAY_HOLD_VALUE = /\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|twelve|fifteen|twenty|thirty|forty|fifty|sixty|ninety|hundred|a (?:day|week|month|year)|un|une|deux|trois|quatre|cinq|six|sept|huit|neuf|dix|douze|quinze|vingt|trente|quarante|cinquante|soixante|cent|monday|tuesday|wednesday|thursday|friday|saturday|sunday|lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche)\b/iu;
+/** A name after these words is every one of its kind ("all Northwind products"): it does not limit the claim. */
+const UNIVERSAL = /\b(?:all|every|each|any|tous\s+les|toutes\s+les|chaque|tout)\s+(?:of\s+)?(?:the\s+|our\s+|nos\s+|les\s+)?(?=\p{Lu})/giu;
 
 /**
  * The claims of one passage, read in `language` (default: the passage's own). `names`: the
@@ -40,27 +60,133 @@ const MAY_HOLD_VALUE = /\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten
  */
 export function extractClaims(passage: Passage, options: { language?: Language; names?: ReadonlySet<string>; entity?: readonly string[] } = {}): Claim[] {
   const { language = detectLanguage(passage.text), names = new Set<string>(), entity = [] } = options;
-  const segs = segments(passage.text);
+  const modal = new Set([...MODAL_WORDS].flatMap((w) => contentStems(w, language)));
   const out: Claim[] = [];
   let heading: string[] = [];
-  for (const seg of segs) {
+  // The header row of the current table: its cells' stems, by column.
+  let header: string[][] | undefined;
+  let inTable = false;
+  for (const seg of segments(passage.text)) {
     if (seg.heading) {
       heading = contentStems(seg.text.replace(/^#+\s*/u, ''), language);
+      inTable = false;
       continue;
     }
-    if (/\?["'”»)\]]*$/u.test(seg.text) || !MAY_HOLD_VALUE.test(seg.text)) continue;
-    const values = extractValues(seg.text, language).filter((v) => CHECKABLE.has(v.kind) && v.comparable);
-    if (values.length === 0) continue;
-    // The words that say what the values are about: the sentence's, minus the values themselves.
-    let bare = seg.text;
-    for (const v of [...values].sort((a, b) => b.start - a.start)) bare = `${bare.slice(0, v.start)} ${bare.slice(v.end)}`;
-    const subject = [...new Set([...contentStems(bare, language).filter((s) => !/^\d/u.test(s)), ...heading])];
-    const scope = [...new Set([...namesOf(bare, names), ...entity])].sort();
-    for (const v of values) {
-      out.push({ passageId: passage.id, documentId: passage.documentId, text: seg.text, start: seg.start, end: seg.end, subject, attribute: attributeOf(v), value: { key: v.key, text: v.text }, scope });
+    if (seg.row && !inTable) {
+      inTable = true;
+      header = seg.text.replace(/^\||\|$/gu, '').split('|').map((cell) => contentStems(cell, language));
+      if (!/\d/u.test(seg.text)) continue;
+      header = undefined;
+    } else if (!seg.row) {
+      inTable = false;
+      header = undefined;
     }
+    if (/\?["'”»)\]]*$/u.test(seg.text)) continue;
+    const values = MAY_HOLD_VALUE.test(seg.text) ? checkableValues(seg.text, language) : [];
+    const reading = values.length === 0 && !seg.row ? readModality(seg.text, language) : undefined;
+    if (values.length === 0 && !reading) continue;
+    // The words that say what the values are about: the sentence's, minus the values themselves.
+    const spans = reading ? [{ start: reading.start, end: reading.end }] : values;
+    let bare = seg.text;
+    for (const v of [...spans].sort((a, b) => b.start - a.start)) bare = `${bare.slice(0, v.start)} ${bare.slice(v.end)}`;
+    // Proper names are the claim's scope, not what it is about ("Paris and London up to 180 EUR" is about hotel costs).
+    const named = new Set(contentStems(namesOf(bare, names).join(' '), language));
+    const keep = (t: string) => contentStems(t, language).filter((s) => !/^\d/u.test(s) && !modal.has(s) && !named.has(s));
+    // A table row's value is about the row's first cell and its column, not the other cells (a reference code, another figure).
+    const own = keep(seg.row ? seg.text.replace(/^\|/u, '').split('|')[0] : bare);
+    const qualifiers = qualifiersOf(bare, language, modal);
+    const base = { passageId: passage.id, documentId: passage.documentId, text: seg.text, start: seg.start, end: seg.end };
+    if (reading) {
+      const subject = [...new Set([...own, ...heading])];
+      const scope = [...new Set([...namesOf(limiting(bare), names), ...entity])].sort();
+      out.push({ ...base, subject, attribute: 'modality', value: { key: `modality:${reading.modality}`, text: reading.text }, scope, modality: reading.modality, qualifiers });
+      continue;
+    }
+    let inherited: string[] = [];
+    values.forEach((v, i) => {
+      // A table row's value is also about its column's header ("Price").
+      const column = seg.row ? (header?.[seg.text.slice(0, v.start).replace(/^\|/u, '').split('|').length - 1] ?? []) : [];
+      const subject = [...new Set([...own, ...column, ...heading, ...(v.unitStem ? [v.unitStem] : [])])];
+      // With several values, each is limited by the names written between the previous value and itself ("120 EUR; Paris and London up to 180 EUR").
+      // A table row's values are limited by the row's first cell too ("Trailhead 2 | … | 2.4 kg").
+      const rowKey = seg.row ? seg.text.replace(/^\|/u, '').split('|')[0] : '';
+      // A value whose own stretch names nothing shares the names of the value before it ("the Lyon warehouse is open Monday to Friday, 8:00 to 17:00").
+      const clause = values.length > 1 ? `${rowKey} ${seg.text.slice(i === 0 ? 0 : values[i - 1].end, v.end)}` : bare;
+      const written = namesOf(limiting(clause), names);
+      if (written.length > 0 || i === 0) inherited = written;
+      const scope = [...new Set([...inherited, ...entity])].sort();
+      out.push({ ...base, subject, attribute: v.attribute, value: { key: v.key, text: v.text }, scope, qualifiers });
+    });
   }
   return out;
+}
+
+interface CheckableValue extends TypedValue {
+  attribute: string;
+  /** For a count, the stem of the counted noun. */
+  unitStem?: string;
+}
+
+/** The values of a sentence that two documents can disagree on, each with its attribute. */
+function checkableValues(text: string, language: Language): CheckableValue[] {
+  const out: CheckableValue[] = [];
+  for (const v of extractValues(text, language)) {
+    if (!CHECKABLE.has(v.kind) || !v.comparable) continue;
+    if (v.kind === 'number') {
+      // A number of things ("14 characters", "10 failed attempts"), not a model number ("Trailhead 2"), a version or a year.
+      const before = text.slice(0, v.start);
+      // "une analyse", "a day": an article, not a count.
+      if (/^\p{L}/u.test(v.text) && Number(v.key.slice('number:'.length)) === 1) continue;
+      if (/\p{Lu}\p{L}*\s*$/u.test(before) || /(?:n°|#|no\.?)\s*$/iu.test(before) || /^(?:1[89]|20)\d\d$/u.test(v.text.trim())) continue;
+      const next = /^\s+([\p{L}][\p{L}-]*)/u.exec(text.slice(v.end));
+      const noun = next ? contentStems(next[1], language)[0] : undefined;
+      if (!noun) continue;
+      out.push({ ...v, attribute: `count:${noun}`, unitStem: noun });
+      continue;
+    }
+    if (v.kind === 'recurrence') {
+      if (/^recurrence:P\d/u.test(v.key)) out.push({ ...v, attribute: 'recurrence' });
+      continue;
+    }
+    if (v.kind === 'date-range' && /^date-range:\(XXXX-WXX/u.test(v.key)) {
+      out.push({ ...v, attribute: 'weekdays' });
+      continue;
+    }
+    if (v.kind === 'date' || v.kind === 'date-range') {
+      // Dates to the day or the month; a bare year ("the 2025 collection") names an edition more often than it states a date.
+      if (/\d{4}-\d\d/u.test(v.key)) out.push({ ...v, attribute: 'date' });
+      continue;
+    }
+    out.push({ ...v, attribute: attributeOf(v) });
+  }
+  return out;
+}
+
+/** The text without the names that do not limit it ("all Northwind products": every product). */
+function limiting(text: string): string {
+  return text.replace(new RegExp(`${UNIVERSAL.source}\\p{L}+`, 'giu'), ' ');
+}
+
+/**
+ * The qualified words of a text: a content word directly qualified by another (in English the word
+ * before: "premium customers"; in French the word after: "clients professionnels"), as `head<modifier`
+ * (the head's stem, the modifier's folded word). Hyphenated modifiers stay whole ("full-time").
+ */
+function qualifiersOf(text: string, language: Language, modal: ReadonlySet<string>): string[] {
+  // Each word: its stem (a head) and its folded form (a modifier), or nothing for function words and figures.
+  const tokens = text.split(/[^\p{L}\p{N}'’-]+/u).filter(Boolean).map((w) => {
+    const stems = contentStems(w, language).filter((s) => !/^\d/u.test(s) && !modal.has(s));
+    return stems.length > 0 && /^\p{L}/u.test(w) ? { stem: stems.join('-'), word: foldText(w).replace(/^\p{L}['’]/u, '') } : undefined;
+  });
+  const out = new Set<string>();
+  for (let i = 0; i + 1 < tokens.length; i++) {
+    const [a, b] = [tokens[i], tokens[i + 1]];
+    if (!a || !b || a.stem === b.stem) continue;
+    if (language === 'fr') {
+      if (!a.stem.includes('-')) out.add(`${a.stem}<${b.word}`);
+    } else if (!b.stem.includes('-')) out.add(`${b.stem}<${a.word}`);
+  }
+  return [...out].sort();
 }
 
 /**

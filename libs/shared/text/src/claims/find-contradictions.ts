@@ -1,86 +1,217 @@
 import { fingerprint } from '../answers/decide-question';
+import { foldedWords } from '../fold';
 import type { Claim } from './claims';
+import { Modality, modalitiesConflict } from './modality';
 
 /** Tuning of the rule-based judge, set on the demo corpus (tools/eval), never on single findings. */
 export const CLAIM_JUDGE = {
   /** Two claims are about the same thing when their subjects overlap this much (shared informative stems over the smaller subject). */
   minSubjectSimilarity: 0.5,
-  /** And share at least this many informative stems. */
-  minSharedStems: 2,
+  /** And share at least this many informative stems, a proper name both are limited to counting for two (names are far more specific than words). */
+  minSharedStems: 3,
   /** A stem in more than this share of the claims says nothing about what a claim is about. */
   maxStemShare: 0.15,
+  /** Stricter for dates: often a document's own metadata ("Version 2.1, approved in March 2022"), worded alike in every document. */
+  minDateSimilarity: 0.6,
+  /**
+   * Blocks (claims of one attribute sharing one stem) larger than this are not compared pair by pair,
+   * so a scan stays near-linear: two claims are still judged when another, rarer stem joins them.
+   */
+  maxBlockSize: 60,
 };
 
-/** Two claims of different documents that give different values for the same thing. */
+/** Two claims of different documents that give different values (or conflicting modalities) for the same thing. */
 export interface ClaimContradiction {
+  /** Depends on the two claims only (`claimPairFingerprint`): stable when other documents arrive. */
   fingerprint: string;
   attribute: string;
   /** The informative stems both claims share: what they disagree about. */
   shared: string[];
   similarity: number;
   claims: [Claim, Claim];
+  /** A short label of what they disagree about (the shared words, as the first claim writes them). */
+  subject: string;
+  /** One sentence: "a.md says 14 days; b.md says 30 days." (documents by id; see `describeContradiction` for names). */
+  explanation: string;
+  /** What the expert must decide (1-2 questions). */
+  companionQuestions: string[];
+}
+
+export interface FindContradictionsOptions {
+  /**
+   * Incremental rescans: judge only pairs with at least one claim of these document ids. Document
+   * frequencies are still computed over all the claims, so the findings are those of a full scan that touch them.
+   */
+  touching?: ReadonlySet<string>;
 }
 
 /**
  * The contradictions among claims (ANALYSIS.md §4 steps 2-3), without comparing every pair: claims are
- * blocked by attribute and by the informative subject stems they share (an inverted index), only pairs
- * of different documents are judged, and a pair contradicts when the subjects overlap enough, the scopes
- * agree (none, or a shared name) and the values differ. One finding per pair of documents and
- * attribute, the closest pair of claims; fingerprints from the normalised claims.
+ * blocked by attribute and by the informative subject stems they share (an inverted index, blocks capped
+ * at `CLAIM_JUDGE.maxBlockSize`), only pairs of different documents are judged, and a pair contradicts
+ * when the subjects overlap enough, the scopes agree (no names on one side or a shared name, no word
+ * qualified differently on the two sides), and the values differ (or the modalities conflict), unless
+ * the two sentences also state a value in common (then they agree, and the other value is about
+ * something else). One finding per pair of documents and attribute, the closest pair of claims.
  */
-export function findContradictions(claims: readonly Claim[]): ClaimContradiction[] {
+export function findContradictions(claims: readonly Claim[], options: FindContradictionsOptions = {}): ClaimContradiction[] {
+  const { touching } = options;
   const df = new Map<string, number>();
   for (const c of claims) for (const s of c.subject) df.set(s, (df.get(s) ?? 0) + 1);
   // A small repository has no stems common enough to ignore.
   const limit = Math.max(10, CLAIM_JUDGE.maxStemShare * claims.length);
   const informative = claims.map((c) => new Set(c.subject.filter((s) => (df.get(s) ?? 0) <= limit)));
 
-  // Blocking: attribute + informative stem → claims; pairs counted by the stems they share.
+  // Blocking: attribute + informative stem → claims.
   const index = new Map<string, number[]>();
   claims.forEach((c, i) => {
     for (const s of informative[i]) {
       const key = `${c.attribute}|${s}`;
-      const list = index.get(key) ?? [];
-      list.push(i);
-      index.set(key, list);
+      const list = index.get(key);
+      if (list) list.push(i);
+      else index.set(key, [i]);
     }
   });
-  const shared = new Map<string, number>();
-  for (const list of index.values()) {
-    for (let x = 0; x < list.length; x++) {
-      for (let y = x + 1; y < list.length; y++) {
-        const [a, b] = [list[x], list[y]];
-        if (claims[a].documentId === claims[b].documentId) continue;
-        const key = a < b ? `${a}:${b}` : `${b}:${a}`;
-        shared.set(key, (shared.get(key) ?? 0) + 1);
-      }
+  // The value keys each sentence states per attribute: two sentences that share one agree.
+  const stated = new Map<string, Set<string>>();
+  const sentenceOf = (c: Claim) => `${c.passageId}|${c.start}|${c.attribute}`;
+  for (const c of claims) {
+    const set = stated.get(sentenceOf(c)) ?? new Set<string>();
+    set.add(c.value.key);
+    stated.set(sentenceOf(c), set);
+  }
+
+  const candidates: ClaimContradiction[] = [];
+  const agreeing = new Set<number>();
+  const neighbours = new Map<number, number>();
+  claims.forEach((ca, a) => {
+    const aTouches = !touching || touching.has(ca.documentId);
+    neighbours.clear();
+    for (const s of informative[a]) {
+      const list = index.get(`${ca.attribute}|${s}`)!;
+      if (list.length > CLAIM_JUDGE.maxBlockSize) continue;
+      for (const b of list) if (b > a) neighbours.set(b, (neighbours.get(b) ?? 0) + 1);
+    }
+    for (const b of neighbours.keys()) {
+      const cb = claims[b];
+      if (ca.documentId === cb.documentId || (!aTouches && !touching!.has(cb.documentId))) continue;
+      // Agreeing pairs are judged too: a sentence that agrees with one of the other document's sentences is not contradicted by a less similar one.
+      const agree = ca.value.key === cb.value.key;
+      if ((!agree && !differ(ca, cb)) || !sameScope(ca, cb)) continue;
+      // A proper name both claims are limited to counts as a shared word (the Ember 1 stove's price).
+      const names = ca.scope.filter((n) => cb.scope.includes(n));
+      const common = [...[...informative[a]].filter((s) => informative[b].has(s)), ...names];
+      if (common.length + names.length < CLAIM_JUDGE.minSharedStems) continue;
+      // Overlap coefficient: a long sentence and a short one about the same thing still match.
+      const similarity = common.length / Math.max(1, Math.min(informative[a].size, informative[b].size) + names.length);
+      if (similarity < (ca.attribute === 'date' ? CLAIM_JUDGE.minDateSimilarity : CLAIM_JUDGE.minSubjectSimilarity)) continue;
+      const [sa, sb] = [stated.get(sentenceOf(ca))!, stated.get(sentenceOf(cb))!];
+      if (!agree && [...sa].some((k) => sb.has(k))) continue;
+      const pair: [Claim, Claim] = ca.documentId < cb.documentId ? [ca, cb] : [cb, ca];
+      if (agree) agreeing.add(candidates.length);
+      candidates.push({ fingerprint: claimPairFingerprint(ca, cb), attribute: ca.attribute, shared: common.sort(), similarity, claims: pair, subject: '', explanation: '', companionQuestions: [] });
+    }
+  });
+  // Per pair of documents and attribute, each sentence in one finding at most, the closest pairs first:
+  // two sentences about the same thing give one finding, two different disagreements give two.
+  const order = candidates.map((_, i) => i).sort((i, j) => byCloseness(candidates[i], candidates[j]) || Number(agreeing.has(j)) - Number(agreeing.has(i)));
+  const used = new Set<string>();
+  const out: ClaimContradiction[] = [];
+  for (const i of order) {
+    const c = candidates[i];
+    const [x, y] = c.claims;
+    const pairKey = `${x.documentId}|${y.documentId}|${c.attribute}`;
+    const [kx, ky] = [`${pairKey}|${x.passageId}|${x.start}|0`, `${pairKey}|${y.passageId}|${y.start}|1`];
+    if (used.has(kx) || used.has(ky)) continue;
+    used.add(kx);
+    used.add(ky);
+    if (!agreeing.has(i)) out.push({ ...c, ...describeContradiction(c) });
+  }
+  return out;
+}
+
+function byCloseness(x: ClaimContradiction, y: ClaimContradiction): number {
+  return y.similarity - x.similarity || (x.fingerprint < y.fingerprint ? -1 : x.fingerprint > y.fingerprint ? 1 : 0);
+}
+
+/** Different values; for modality claims, modalities that cannot both hold ("must" and "need not"). */
+function differ(a: Claim, b: Claim): boolean {
+  if (a.value.key === b.value.key) return false;
+  if (a.attribute === 'modality') return modalitiesConflict(a.value.key.slice('modality:'.length) as Modality, b.value.key.slice('modality:'.length) as Modality);
+  return true;
+}
+
+/**
+ * The same scope: no names on one side (a general statement) or a name in common, and no word that
+ * the two sides qualify differently ("premium customers" and "standard customers"), unless the
+ * other side uses the qualifier too.
+ */
+function sameScope(a: Claim, b: Claim): boolean {
+  if (a.scope.length > 0 && b.scope.length > 0 && !a.scope.some((x) => b.scope.includes(x))) return false;
+  const qa = a.qualifiers ?? [];
+  const qb = b.qualifiers ?? [];
+  if (qa.length === 0 || qb.length === 0) return true;
+  const modifiers = (q: readonly string[], head: string) => q.filter((x) => x.startsWith(`${head}<`)).map((x) => x.slice(head.length + 1));
+  const subjectB = new Set(b.subject);
+  const heads = new Set(qa.map((x) => x.split('<')[0]));
+  for (const head of heads) {
+    if (!subjectB.has(head)) continue;
+    // A modifier the other side writes too, anywhere ("return items" and "return unused items"), is no contrast.
+    const [ma, mb] = [modifiers(qa, head).filter((m) => !written(b, m)), modifiers(qb, head).filter((m) => !written(a, m))];
+    if (ma.length > 0 && mb.length > 0) return false;
+  }
+  return true;
+}
+
+function written(c: Claim, word: string): boolean {
+  const words = new Set(foldedWords(c.text));
+  return foldedWords(word).every((w) => words.has(w));
+}
+
+/**
+ * The fingerprint of a finding from its two claims only (documents, attribute, values, full subjects),
+ * never from corpus statistics: a finding keeps it when other documents arrive or leave.
+ */
+export function claimPairFingerprint(a: Claim, b: Claim): string {
+  const side = (c: Claim) => `${c.documentId}|${c.attribute}=${c.value.key}|${[...new Set(c.subject)].sort().join(' ')}|${[...c.scope].sort().join(' ')}`;
+  return fingerprint([side(a), side(b)].sort().join('||'));
+}
+
+const MODAL_TEXT: Record<Modality, string> = { required: 'it is required', forbidden: 'it is forbidden', optional: 'it is optional', permitted: 'it is allowed' };
+
+/**
+ * People-readable text of a finding: `subject` (what they disagree about: the shared words as the first
+ * claim writes them), `explanation` ("a.md says 14 days; b.md says 30 days.") and `companionQuestions`
+ * (what the expert must decide). `documentNames`: document id → name (default: the ids).
+ */
+export function describeContradiction(
+  c: Pick<ClaimContradiction, 'shared' | 'claims'>,
+  documentNames: ReadonlyMap<string, string> | Readonly<Record<string, string>> = {},
+): { subject: string; explanation: string; companionQuestions: string[] } {
+  const nameOf = (id: string) => (documentNames instanceof Map ? documentNames.get(id) : (documentNames as Record<string, string>)[id]) ?? id;
+  const [a, b] = c.claims;
+  const said = (x: Claim) => (x.modality ? `${MODAL_TEXT[x.modality]} ("${x.value.text}")` : x.value.text);
+  const subject = subjectLabel(a, c.shared) || subjectLabel(b, c.shared) || c.shared.join(' ');
+  const explanation = `${nameOf(a.documentId)} says ${said(a)}; ${nameOf(b.documentId)} says ${said(b)}.`;
+  const first = a.modality
+    ? `Regarding ${subject}: which applies, ${MODAL_TEXT[a.modality].replace(/^it is /u, '')} or ${MODAL_TEXT[b.modality ?? 'permitted'].replace(/^it is /u, '')}?`
+    : `What is the right value for ${subject}: ${a.value.text} or ${b.value.text}?`;
+  return { subject, explanation, companionQuestions: [first, `Is one of the two documents (${nameOf(a.documentId)}, ${nameOf(b.documentId)}) out of date or limited to another case, and which one applies?`] };
+}
+
+/** The words of a claim's sentence whose stems are shared, in order, at most six. */
+function subjectLabel(c: Claim, shared: readonly string[]): string {
+  const want = new Set(shared);
+  const words: string[] = [];
+  const seen = new Set<string>();
+  for (const w of c.text.split(/[^\p{L}\p{N}'’-]+/u)) {
+    if (!w || words.length >= 6) continue;
+    const stems = w.toLowerCase().normalize('NFKD').replace(/\p{M}+/gu, '');
+    const hit = [...want].find((s) => stems.startsWith(s) && !seen.has(s));
+    if (hit) {
+      seen.add(hit);
+      words.push(w.toLowerCase());
     }
   }
-
-  const best = new Map<string, ClaimContradiction>();
-  for (const [key, count] of shared) {
-    if (count < CLAIM_JUDGE.minSharedStems) continue;
-    const [a, b] = key.split(':').map(Number);
-    const [ca, cb] = [claims[a], claims[b]];
-    if (ca.value.key === cb.value.key || !sameScope(ca.scope, cb.scope)) continue;
-    // Overlap coefficient: a long sentence and a short one about the same thing still match.
-    const similarity = count / Math.max(1, Math.min(informative[a].size, informative[b].size));
-    if (similarity < CLAIM_JUDGE.minSubjectSimilarity) continue;
-    const common = [...informative[a]].filter((s) => informative[b].has(s)).sort();
-    const pairKey = `${[ca.documentId, cb.documentId].sort().join('|')}|${ca.attribute}`;
-    const found: ClaimContradiction = { fingerprint: fingerprintOf(ca, cb, common), attribute: ca.attribute, shared: common, similarity, claims: ca.documentId < cb.documentId ? [ca, cb] : [cb, ca] };
-    const seen = best.get(pairKey);
-    if (!seen || similarity > seen.similarity) best.set(pairKey, found);
-  }
-  return [...best.values()].sort((x, y) => y.similarity - x.similarity || (x.fingerprint < y.fingerprint ? -1 : 1));
-}
-
-/** No names on one side (a general statement), or a name in common. */
-function sameScope(a: readonly string[], b: readonly string[]): boolean {
-  return a.length === 0 || b.length === 0 || a.some((x) => b.includes(x));
-}
-
-function fingerprintOf(a: Claim, b: Claim, shared: string[]): string {
-  const sides = [`${a.attribute}=${a.value.key}`, `${b.attribute}=${b.value.key}`].sort();
-  return fingerprint(`${shared.join(' ')}|${sides.join('|')}`);
+  return words.join(' ');
 }

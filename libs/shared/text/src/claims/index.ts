@@ -1,2 +1,3 @@
 export * from './claims';
 export * from './find-contradictions';
+export * from './modality';

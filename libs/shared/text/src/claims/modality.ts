@@ -1,0 +1,60 @@
+import type { Language } from '../language';
+
+/**
+ * What a statement says must, may, need not or must not happen (ANALYSIS.md §4: "a polarity/modality
+ * flip ('must' vs 'may not') is a contradiction"):
+ * - `required`: "must", "is required", "is mandatory", "always", "doit", "obligatoire";
+ * - `forbidden`: "must not", "may not", "is not allowed", "never", "ne doit pas", "interdit";
+ * - `optional`: "is not required", "is optional", "need not", "n'est pas obligatoire", "facultatif";
+ * - `permitted`: "may", "is allowed", "is permitted", "peut", "autorisé".
+ */
+export type Modality = 'required' | 'forbidden' | 'optional' | 'permitted';
+
+/** Pairs of modalities that cannot both hold of one thing ("must" and "may" can; "must" and "need not" cannot). */
+const CONFLICTS: ReadonlySet<string> = new Set(['required|forbidden', 'required|optional', 'forbidden|permitted', 'forbidden|optional']);
+
+export function modalitiesConflict(a: Modality, b: Modality): boolean {
+  return CONFLICTS.has(`${a}|${b}`) || CONFLICTS.has(`${b}|${a}`);
+}
+
+const BE_EN = String.raw`(?:is|are|be|was|were|remains?|stays?)`;
+const BE_FR = String.raw`(?:est|sont|reste|restent|sera|seront|demeure)`;
+const NOT_FR = String.raw`(?:ne|n')\s*(?:\S+\s+){0,2}?`;
+
+/** Most specific first: a negated form is read before the word it negates. */
+const PATTERNS: Record<Language, [Modality, RegExp][]> = {
+  en: [
+    ['optional', new RegExp(String.raw`\b(?:${BE_EN}\s+not\s+(?:required|mandatory|compulsory|obligatory|necessary|needed)|${BE_EN}\s+optional|(?:does|do|did)\s*(?:not|n't)\s+(?:need|have)\s+to|(?:need|needs)\s+not|(?:don't|doesn't)\s+(?:need|have)\s+to|optional)\b`, 'iu')],
+    ['forbidden', new RegExp(String.raw`\b(?:must\s+(?:not|never)|mustn't|may\s+not|shall\s+not|cannot|can\s*not|can't|${BE_EN}\s+(?:not\s+(?:allowed|permitted|authori[sz]ed)|never\s+(?:allowed|permitted)|prohibited|forbidden|banned)|never|prohibited|forbidden)\b`, 'iu')],
+    ['required', new RegExp(String.raw`\b(?:must|shall|(?:has|have)\s+to|${BE_EN}\s+(?:required|mandatory|compulsory|obligatory)|always|mandatory|compulsory)\b`, 'iu')],
+    ['permitted', new RegExp(String.raw`\b(?:may|${BE_EN}\s+(?:allowed|permitted|authori[sz]ed|free)\s+to|${BE_EN}\s+(?:allowed|permitted|authori[sz]ed))\b`, 'iu')],
+  ],
+  fr: [
+    ['optional', new RegExp(String.raw`(?:${NOT_FR}${BE_FR}?\s*pas\s+(?:obligatoires?|requise?s?|nécessaires?|exigée?s?)|facultati(?:f|ve)s?|optionnel(?:le)?s?|${NOT_FR}(?:est|sont)\s+pas\s+tenue?s?\s+de)`, 'iu')],
+    ['forbidden', new RegExp(String.raw`(?:${NOT_FR}(?:doit|doivent|peut|peuvent|pourra|pourront)\s+(?:pas|jamais)|${NOT_FR}${BE_FR}\s+(?:pas|jamais)\s+(?:autorisée?s?|permise?s?)|interdite?s?|prohibée?s?|\bjamais\b)`, 'iu')],
+    ['required', new RegExp(String.raw`(?:\b(?:doit|doivent|devra|devront)\b|obligatoires?|\b${BE_FR}\s+(?:requise?s?|exigée?s?|tenue?s?\s+de)|\btoujours\b|\bil\s+faut\b)`, 'iu')],
+    ['permitted', new RegExp(String.raw`(?:autorisée?s?|\bpermise?s?\b|\b(?:peut|peuvent|pourra|pourront)\b)`, 'iu')],
+  ],
+};
+
+export interface ModalityReading {
+  modality: Modality;
+  /** The words that say it, as written, and their offsets in the text. */
+  text: string;
+  start: number;
+  end: number;
+}
+
+/** The modality a sentence states, the most specific reading first (see `Modality`), or undefined. */
+export function readModality(text: string, language: Language): ModalityReading | undefined {
+  for (const [modality, pattern] of PATTERNS[language]) {
+    const m = pattern.exec(text);
+    if (m) return { modality, text: m[0].trim(), start: m.index, end: m.index + m[0].length };
+  }
+  return undefined;
+}
+
+/** Words that carry a modality, left out of what a modality claim is about (so "mandatory" and "optional" do not count as its subject). */
+export const MODAL_WORDS = new Set(
+  'must shall may might never always required require requires mandatory compulsory obligatory optional necessary needed need needs allowed allow permitted permit authorised authorized prohibited forbidden banned free cannot doit doivent devra devront peut peuvent pourra pourront jamais toujours obligatoire obligatoires requis requise requises exige exigee facultatif facultative facultatifs optionnel optionnelle interdit interdite interdits interdites autorise autorisee autorises autorisees permis permise tenu tenue faut'.split(' '),
+);
