@@ -35,4 +35,52 @@ describe('full-audit claims and the rule-based judge', () => {
     const claims = [...claimsOf('kd_a', texts[0], names), ...claimsOf('kd_b', texts[1], names)];
     expect(findContradictions(claims)).toEqual([]);
   });
+
+  it('raises a modality flip across documents, in English and in French, and not "must" against "may"', () => {
+    const en = [
+      ...claimsOf('kd_a', 'Multi-factor authentication is mandatory for remote access to company systems.'),
+      ...claimsOf('kd_b', 'Multi-factor authentication is optional for remote access to company systems.'),
+    ];
+    expect(en.map((c) => c.modality)).toEqual(['required', 'optional']);
+    expect(findContradictions(en)).toHaveLength(1);
+    const fr = [
+      ...extractClaims({ id: 'p1', documentId: 'kd_c', text: "L'utilisation de clés USB personnelles est interdite sur les postes de travail." }, { language: 'fr' }),
+      ...extractClaims({ id: 'p2', documentId: 'kd_d', text: "L'utilisation de clés USB personnelles est autorisée sur les postes de travail." }, { language: 'fr' }),
+    ];
+    expect(fr.map((c) => c.modality)).toEqual(['forbidden', 'permitted']);
+    expect(findContradictions(fr)).toHaveLength(1);
+    const compatible = [...claimsOf('kd_e', 'Contractors must use the VPN to access the staging network.'), ...claimsOf('kd_f', 'Contractors may use the VPN to access the staging network.')];
+    expect(findContradictions(compatible)).toEqual([]);
+  });
+
+  it('keeps apart values limited to different scopes: countries, customer tiers, employee categories, clauses', () => {
+    const texts = ['Employees in France receive 25 days of paid leave per year.', 'Employees in Germany receive 30 days of paid leave per year.'];
+    const names = properNames([...texts, 'Our offices in France and Germany.']);
+    expect(findContradictions([...claimsOf('kd_a', texts[0], names), ...claimsOf('kd_b', texts[1], names)])).toEqual([]);
+    expect(findContradictions([...claimsOf('kd_a', 'Premium customers receive a refund within 7 days of the request.'), ...claimsOf('kd_b', 'Standard customers receive a refund within 30 days of the request.')])).toEqual([]);
+    expect(findContradictions([...claimsOf('kd_a', 'Full-time employees work 38 hours per week in the warehouse.'), ...claimsOf('kd_b', 'Part-time employees work 20 hours per week in the warehouse.')])).toEqual([]);
+    const fr = (documentId: string, text: string) => extractClaims({ id: documentId, documentId, text }, { language: 'fr' });
+    expect(findContradictions([...fr('kd_a', 'Pour les clients professionnels, la livraison est gratuite dès 100 EUR de commande.'), ...fr('kd_b', 'Pour les clients particuliers, la livraison est gratuite dès 50 EUR de commande.')])).toEqual([]);
+    // The same qualifier on both sides, or none on one side, is the same scope: still raised.
+    expect(findContradictions([...claimsOf('kd_a', 'Premium customers receive a refund within 7 days of the request.'), ...claimsOf('kd_b', 'Premium customers receive a refund within 30 days of the request.')])).toHaveLength(1);
+    // "120 EUR; Paris and London up to 180 EUR": the names limit the second value only.
+    const hotel = 'Hotel costs are reimbursed up to 120 EUR per night; Paris and London up to 180 EUR.';
+    const cities = properNames([hotel, 'Offices in Paris and London.']);
+    expect(claimsOf('kd_a', hotel, cities).map((c) => c.scope)).toEqual([[], ['london', 'paris']]);
+    // A name after "all" or "every" does not limit: "all Northwind products" is a general statement.
+    const general = claimsOf('kd_a', 'All Northwind products carry a two-year warranty from the date of purchase.', new Set(['northwind']));
+    expect(general[0].scope).toEqual([]);
+  });
+
+  it('reads counts, recurrences and dates, and a table row as its first cell and column header', () => {
+    expect(claimsOf('kd_a', 'Passwords must be at least 14 characters long.')[0]).toMatchObject({ attribute: 'count:charact', value: { key: 'number:14' } });
+    expect(claimsOf('kd_a', 'Laptops are replaced every three years.')[0]).toMatchObject({ attribute: 'recurrence' });
+    expect(claimsOf('kd_a', 'The 2025 price list is valid until 31 March 2026.')[0]).toMatchObject({ attribute: 'date' });
+    expect(claimsOf('kd_a', 'The Trailhead 2 tent is light.')).toEqual([]);
+    const names = new Set(['ember']);
+    const [row] = claimsOf('kd_a', '| Product | Reference | Price |\n| --- | --- | --- |\n| Ember 1 stove | CK-E1 | 79 EUR |', names);
+    expect(row).toMatchObject({ attribute: 'amount:EUR', scope: ['ember'] });
+    expect(row.subject).toEqual(expect.arrayContaining(['stove', 'price']));
+    expect(row.subject).not.toContain('ck');
+  });
 });
