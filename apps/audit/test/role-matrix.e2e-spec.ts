@@ -129,6 +129,14 @@ describe('role matrix: every registered audit operation × 7 roles × non-member
     },
     audit_question_conflict_ignore: { body: () => ({ instance_id: instanceId, conflict_id: conflicts.ignored }) },
     audit_conflict_get_top_collaborators: { body: () => ({ instance_id: instanceId }) },
+    audit_full_audit_conflict_list: { body: () => ({ instance_id: instanceId, state_in: [] }), check: (res) => expect(res.total).toBe(fullAuditTotal) },
+    audit_full_audit_have_to_show: { body: () => ({ instance_id: instanceId }), check: (res) => expect(res.show).toBe(true) },
+    audit_full_audit_conflict_get: { body: () => ({ instance_id: instanceId, conflict_id: findings.answered }), check: (res) => expect(res.id).toBe(findings.answered) },
+    // detected on a DETECTED conflict is an idempotent repeat: every allowed call succeeds and the conflict stays answerable.
+    audit_full_audit_set_state: { body: () => ({ instance_id: instanceId, conflict_id: findings.answered, state: 'detected' }) },
+    audit_full_audit_conflict_set_answer: { body: () => ({ instance_id: instanceId, conflict_id: findings.answered, answer: 'Visitor parking costs 4 EUR per hour.' }) },
+    audit_full_audit_conflict_close: { body: () => ({ instance_id: instanceId, conflict_id: findings.closed }) },
+    audit_full_audit_conflict_ignore: { body: () => ({ instance_id: instanceId, conflict_id: findings.ignored }) },
     audit_documents_get_recommendations: { body: () => ({ instance_id: instanceId, document_id: documentId }) },
   };
 
@@ -140,9 +148,18 @@ describe('role matrix: every registered audit operation × 7 roles × non-member
     'guidelines.md': '# Guidelines\n\nPasswords must be at least 12 characters long.',
     'laptops.md': '# Laptops\n\nLaptops are replaced every three years.',
     'desk.md': '# Service desk\n\nLaptops are replaced every four years.',
+    // Three contradictions of the full audit.
+    'parking.md': '# Parking\n\nVisitor parking costs 4 EUR per hour.',
+    'reception.md': '# Parking\n\nVisitor parking costs 6 EUR per hour.',
+    'travel.md': '# Taxis\n\nTaxi rides are refunded up to 40 EUR per trip.',
+    'expenses.md': '# Taxis\n\nTaxi rides are refunded up to 60 EUR per trip.',
+    'gym.md': '# Gym\n\nThe gym membership costs 30 EUR per month.',
+    'benefits.md': '# Gym\n\nThe gym membership costs 25 EUR per month.',
   };
   const questions: Record<'plain' | 'managed' | 'ignored' | 'refused', string> = { plain: '', managed: '', ignored: '', refused: '' };
   const conflicts: Record<'answered' | 'closed' | 'ignored', string> = { answered: '', closed: '', ignored: '' };
+  const findings: Record<'answered' | 'closed' | 'ignored', string> = { answered: '', closed: '', ignored: '' };
+  let fullAuditTotal = 0;
   const questionIn = (id: string, state: string) =>
     waitFor(async () => ((await asAdmin('/audit/mandatory-question/list', { instance_id: instanceId, limit: 1000 })).body.response.items.find((q: Json) => q.id === id)?.state === state ? true : undefined), 60000, `${id} in ${state}`);
 
@@ -189,6 +206,15 @@ describe('role matrix: every registered audit operation × 7 roles × non-member
     conflicts.closed = await conflictOf(password);
     conflicts.ignored = await conflictOf(laptop);
     await questionIn(questions.refused, 'REFUSED');
+    await waitFor(async () => ((await asAdmin('/audit/full-audit/have-to-show', { instance_id: instanceId })).body.response.show ? true : undefined), 90000, 'the first full scan');
+    const found = (await asAdmin('/audit/full-audit/list', { instance_id: instanceId })).body.response.items as Json[];
+    fullAuditTotal = found.length;
+    const about = (text: string) => {
+      const conflict = found.find((c) => c.excerpts.some((e: Json) => e.text.includes(text)));
+      if (!conflict) throw new Error(`no full-audit conflict about ${text} among ${JSON.stringify(found.map((c) => c.explanation))}`);
+      return conflict.id as string;
+    };
+    [findings.answered, findings.closed, findings.ignored] = [about('parking'), about('Taxi'), about('gym')];
     const openapi = (await (await fetch(`${service.urls.audit}/openapi.json`)).json()) as { paths: Record<string, { post: { operationId: string; 'x-permission': string; 'x-mcp-tool': boolean } }> };
     registered = Object.entries(openapi.paths)
       .filter(([path]) => path.startsWith('/audit/'))

@@ -4,6 +4,7 @@ import { ConflictsModule } from '@svc/conflicts-infra';
 import { JOB_QUEUES } from '@svc/contracts';
 import { Database, DatabaseModule } from '@svc/database';
 import { EmbeddingsModule } from '@svc/embeddings';
+import { FullAuditModule } from '@svc/full-audit-infra';
 import { HttpPlatformModule, HttpPlatformOptions, ResourceServerOptions } from '@svc/http';
 import { IdentityModule } from '@svc/identity-infra';
 import { JobsModule } from '@svc/jobs';
@@ -52,13 +53,14 @@ export function repositoryContext(config: AppConfig, options: { withControllers:
   return [...repositoryPlatform(config, options.runWorkers), RepositoryModule.forRoot({ withControllers: options.withControllers, withJobHandlers: options.runWorkers })];
 }
 
-/** The three contexts of an app, each built once; the workspace uses identity's and repository's public use cases. */
+/** The contexts of an app, each built once; the workspace uses identity's and repository's public use cases. */
 export interface AppContexts {
   identity: DynamicModule;
   repository: DynamicModule;
   workspace: DynamicModule;
   conflicts: DynamicModule;
   questions: DynamicModule;
+  fullAudit: DynamicModule;
   /** Every module to import: the platform modules, then the contexts. */
   modules: DynamicModule[];
 }
@@ -69,7 +71,8 @@ export function appContexts(config: AppConfig, o: { auditApi: boolean; retrieval
   const workspace = WorkspaceModule.forRoot({ withControllers: o.auditApi, withJobHandlers: o.runWorkers, withRetrievalControllers: o.retrievalApi, uses: [identity, repository] });
   const conflicts = ConflictsModule.forRoot({ withControllers: o.auditApi, uses: [workspace] });
   const questions = MandatoryQuestionsModule.forRoot({ withControllers: o.auditApi, withJobHandlers: o.runWorkers, uses: [workspace, repository, conflicts] });
-  return { identity, repository, workspace, conflicts, questions, modules: [...repositoryPlatform(config, o.runWorkers), identity, repository, workspace, conflicts, questions] };
+  const fullAudit = FullAuditModule.forRoot({ withControllers: o.auditApi, withJobHandlers: o.runWorkers, uses: [workspace, repository, conflicts] });
+  return { identity, repository, workspace, conflicts, questions, fullAudit, modules: [...repositoryPlatform(config, o.runWorkers), identity, repository, workspace, conflicts, questions, fullAudit] };
 }
 
 /**

@@ -18,6 +18,12 @@ export class QuestionConflictFacts {
     return (await this.conflicts.ofQuestion(instanceId, questionId, ['OPEN'])).map((c) => ({ fingerprint: c.fingerprint, documentIds: c.documentIds, createdAt: c.createdAt }));
   }
 
+  /** The question conflicts (not IGNORED) touching these documents: which question, which documents and passages (the full audit's links). */
+  async touchingDocuments(instanceId: string, documentIds: string[]): Promise<{ questionId: string; question: string; documentIds: string[]; semanticNodeIds: string[] }[]> {
+    const conflicts = await this.conflicts.touching(instanceId, documentIds, ['OPEN', 'ANSWERED', 'RECOMMENDATIONS_READY', 'MANAGED']);
+    return conflicts.map((c) => ({ questionId: c.questionId, question: c.question, documentIds: c.documentIds, semanticNodeIds: [...new Set(c.groups.flatMap((g) => g.excerpts.map((e) => e.semanticNodeId)))] }));
+  }
+
   /** Every document cited by the question's conflicts (any state). */
   async citedDocuments(instanceId: string, questionId: string): Promise<string[]> {
     return [...new Set((await this.conflicts.ofQuestion(instanceId, questionId)).flatMap((c) => c.documentIds))].sort();

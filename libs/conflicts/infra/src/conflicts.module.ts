@@ -24,8 +24,10 @@ import { LlmModule } from '@svc/llm';
 import { ConflictWorkController, QuestionConflictController } from './conflicts.controller';
 import { TypeOrmQuestionConflictRepository, TypeOrmRecommendationRepository } from './conflicts.repositories';
 
-/** What other contexts use: the analysis records its findings, the question's answer and facts. */
+/** What other contexts use: the analysis records its findings, the question's answer and facts; the full audit links its conflicts to questions. */
 const PUBLIC_USE_CASES = [RecordQuestionAnalysis, AnswerQuestionConflicts, QuestionConflictFacts];
+/** The recommendation capability, shared with the full audit's set-expert-answer. */
+const PUBLIC_PORTS = [RecommendationWriter];
 
 /** The question-conflicts context. `uses`: the app's workspace module (instance access, documents, visibility). */
 @Module({})
@@ -52,7 +54,7 @@ export class ConflictsModule {
         GetTopCollaborators,
         ...PUBLIC_USE_CASES,
       ],
-      exports: PUBLIC_USE_CASES,
+      exports: [...PUBLIC_USE_CASES, ...PUBLIC_PORTS],
     };
   }
 }

@@ -78,6 +78,12 @@ export const configSchema = z.object({
    * past it the parse is killed and the document ends in PARSING_ERROR. JOBS_CONCURRENCY parses run at once.
    */
   PARSER_MAX_MEMORY_MB: z.coerce.number().int().min(128).max(65536).default(512),
+  /** Hours between scheduled full-audit rescans of an instance (0: only on changes and on entering RUNNING_PHASE). */
+  FULL_AUDIT_RESCAN_HOURS: z.coerce.number().min(0).max(24 * 365).default(24),
+  /** How often the workers look for due rescans and for changes whose judgement was not queued. */
+  FULL_AUDIT_SWEEP_SECONDS: z.coerce.number().int().min(1).max(86400).default(60),
+  /** Documents per full-scan job (worker replicas share a scan job by job). */
+  FULL_AUDIT_CHUNK_DOCUMENTS: z.coerce.number().int().min(1).max(1000).default(25),
   /** How the audit side reads repository instances: in-process (`local`) or over their instance API (`http`). */
   REPOSITORY_CLIENT: z.enum(['local', 'http']).default('local'),
   /** Base URL of the instance API for REPOSITORY_CLIENT=http (default PUBLIC_RETRIEVAL_URL). */

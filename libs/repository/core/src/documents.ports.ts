@@ -54,4 +54,6 @@ export abstract class SemanticNodeRepository {
   abstract fullTextSearch(instanceId: string, query: string, limit: number): Promise<FullTextMatch[]>;
   /** The nodes with these ids, in no particular order; unknown ids are skipped. */
   abstract getMany(ids: string[]): Promise<SemanticNode[]>;
+  /** The nodes of these documents of the instance, by document then position. */
+  abstract ofDocuments(instanceId: string, documentIds: string[]): Promise<SemanticNode[]>;
 }

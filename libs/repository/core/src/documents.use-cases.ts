@@ -246,3 +246,42 @@ export class ReindexDocuments {
     return true;
   }
 }
+
+/** A live document with its semantic nodes, as the analyses read it. */
+export interface DocumentPassages {
+  id: string;
+  name: string;
+  url: string | null;
+  /** The indexed content version: equal keys mean equal nodes. */
+  contentHash: string;
+  indexedAt: string | null;
+  passages: { id: string; text: string; headingPath: string[] }[];
+}
+
+/**
+ * What the repository-wide analyses read (the full audit): the ids of an instance's live
+ * documents, and documents with their nodes. Deleted, failed and not yet indexed documents are left out.
+ */
+@Injectable()
+export class ReadDocumentPassages {
+  constructor(
+    private readonly documents: DocumentRepository,
+    private readonly nodes: SemanticNodeRepository,
+  ) {}
+
+  /** Every live document (PENDING ones included: their indexation will report them as changed). */
+  async liveIds(instanceId: string): Promise<string[]> {
+    return this.documents.activeIds(instanceId);
+  }
+
+  async read(instanceId: string, documentIds: string[]): Promise<DocumentPassages[]> {
+    const documents = (await this.documents.getMany(instanceId, [...new Set(documentIds)])).filter((d) => d.state === 'INDEXED');
+    const byDocument = new Map<string, DocumentPassages['passages']>();
+    for (const n of await this.nodes.ofDocuments(instanceId, documents.map((d) => d.id))) {
+      const list = byDocument.get(n.documentId) ?? [];
+      list.push({ id: n.id, text: n.text, headingPath: n.headingPath });
+      byDocument.set(n.documentId, list);
+    }
+    return documents.map((d) => ({ id: d.id, name: d.name, url: d.url, contentHash: d.contentHash, indexedAt: d.indexedAt?.toISOString() ?? null, passages: byDocument.get(d.id) ?? [] }));
+  }
+}

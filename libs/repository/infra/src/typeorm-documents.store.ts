@@ -219,7 +219,20 @@ export class TypeOrmSemanticNodeRepository extends SemanticNodeRepository {
 
   async getMany(ids: string[]): Promise<SemanticNode[]> {
     if (ids.length === 0) return [];
-    const rows = await this.q<NodeRow>(`SELECT id, instance_id, document_id, position, text, heading_path, char_start, char_end FROM repository.semantic_nodes WHERE id = ANY($1)`, [ids]);
+    return this.nodes(await this.q<NodeRow>(`SELECT id, instance_id, document_id, position, text, heading_path, char_start, char_end FROM repository.semantic_nodes WHERE id = ANY($1)`, [ids]));
+  }
+
+  async ofDocuments(instanceId: string, documentIds: string[]): Promise<SemanticNode[]> {
+    if (documentIds.length === 0) return [];
+    return this.nodes(
+      await this.q<NodeRow>(
+        `SELECT id, instance_id, document_id, position, text, heading_path, char_start, char_end FROM repository.semantic_nodes WHERE instance_id = $1 AND document_id = ANY($2) ORDER BY document_id, position`,
+        [instanceId, documentIds],
+      ),
+    );
+  }
+
+  private nodes(rows: NodeRow[]): SemanticNode[] {
     return rows.map((r) => ({
       id: r.id,
       instanceId: r.instance_id,

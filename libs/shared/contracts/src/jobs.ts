@@ -10,6 +10,10 @@ export interface JobPayloads {
   'questions.analyze': QuestionsAnalyzePayload;
   'questions.analyze-instance': QuestionsAnalyzeInstancePayload;
   'questions.document-changed': DocumentChangedPayload;
+  'full-audit.scan': FullAuditScanPayload;
+  'full-audit.extract': FullAuditExtractPayload;
+  'full-audit.judge': FullAuditJudgePayload;
+  'full-audit.document-changed': DocumentChangedPayload;
 }
 
 export type JobName = keyof JobPayloads;
@@ -20,6 +24,10 @@ export const JOB_NAMES = {
   questionsAnalyze: 'questions.analyze',
   questionsAnalyzeInstance: 'questions.analyze-instance',
   questionsDocumentChanged: 'questions.document-changed',
+  fullAuditScan: 'full-audit.scan',
+  fullAuditExtract: 'full-audit.extract',
+  fullAuditJudge: 'full-audit.judge',
+  fullAuditDocumentChanged: 'full-audit.document-changed',
 } as const satisfies Record<string, JobName>;
 
 export interface WorkspaceRunStepPayload {
@@ -48,6 +56,28 @@ export interface QuestionsAnalyzeInstancePayload {
   instanceId: string;
 }
 
+/** Why a full scan runs: the instance reached RUNNING_PHASE, its schedule came round, or someone asked. */
+export type FullAuditScanReason = 'instance' | 'schedule' | 'demand';
+
+export interface FullAuditScanPayload {
+  instanceId: string;
+  /** Default `instance`. */
+  reason?: FullAuditScanReason;
+}
+
+/** One chunk of a scan: read the claims of these documents (a full scan's chunk names its scan). */
+export interface FullAuditExtractPayload {
+  instanceId: string;
+  /** The full scan and its chunk number, or null for the documents a change named. */
+  scan: { id: string; chunk: number } | null;
+  documentIds: string[];
+}
+
+/** Judge the instance's claims: the whole repository once a full scan's chunks are read, else the changed documents. */
+export interface FullAuditJudgePayload {
+  instanceId: string;
+}
+
 /** A document of a repository instance was indexed (new or changed content) or deleted. */
 export interface DocumentChangedPayload {
   instanceId: string;
@@ -60,7 +90,10 @@ export interface DocumentChangedPayload {
  * the transaction that changed the document, without knowing the contexts that listen. A context that
  * reacts to document changes adds its job here.
  */
-export const DOCUMENT_CHANGE_JOBS = ['questions.document-changed'] as const satisfies readonly JobName[];
+export const DOCUMENT_CHANGE_JOBS = ['questions.document-changed', 'full-audit.document-changed'] as const satisfies readonly JobName[];
+
+/** The jobs an instance reaching RUNNING_PHASE fans out to (payload `{ instanceId }`): the questions asked before, the first full scan. */
+export const RUNNING_PHASE_JOBS = ['questions.analyze-instance', 'full-audit.scan'] as const satisfies readonly JobName[];
 
 /**
  * The BullMQ queue of a job: its context (`repository.index-document` → `repository`). One queue per

@@ -112,6 +112,44 @@ export const QUESTION_CONFLICT_VIEW = object({
   version: integer,
 });
 
+const COMPANION_RECOMMENDATION_VIEW = object({
+  id: string,
+  ...DOCUMENT_REF,
+  action: { enum: ['KEEP', 'UPDATE', 'DELETE'] },
+  excerpt: string,
+  proposed_text: nullableString,
+  reason: string,
+  estimated_seconds: integer,
+});
+
+export const FULL_AUDIT_CONFLICT_VIEW = object({
+  id: string,
+  instance_id: string,
+  state: { enum: ['DETECTED', 'REDETECTED', 'MANAGED', 'IGNORED', 'DISAPPEARED'] },
+  subject: string,
+  explanation: string,
+  attribute: string,
+  documents: arrayOf(object(DOCUMENT_REF)),
+  excerpts: arrayOf(object({ semantic_node_id: string, ...DOCUMENT_REF, text: string, value: string, value_start: integer, value_end: integer, scope: stringArray })),
+  compagnon_questions: stringArray,
+  linked_questions: arrayOf(object({ question_id: string, question: string })),
+  is_important: boolean,
+  answer: nullableString,
+  compagnon_recommendations: arrayOf(COMPANION_RECOMMENDATION_VIEW),
+  created_at: dateTime,
+  updated_at: dateTime,
+  last_seen_at: dateTime,
+  answered_at: nullableDateTime,
+  version: integer,
+});
+
+const FULL_AUDIT_SCAN_PROGRESS = {
+  type: ['object', 'null'],
+  required: ['state', 'reason', 'documents', 'chunks', 'chunks_done', 'started_at', 'finished_at', 'findings'],
+  properties: { state: { enum: ['RUNNING', 'COMPLETED'] }, reason: string, documents: integer, chunks: integer, chunks_done: integer, started_at: dateTime, finished_at: nullableDateTime, findings: { type: ['integer', 'null'] } },
+  description: 'The running scan, else the last one; null before the first.',
+};
+
 /** The implemented audit operations (the others get theirs with their issues). */
 export const AUDIT_RESPONSES: Partial<Record<AuditOperationName, JsonSchema>> = {
   audit_instance_list_for_user: pageOf(INSTANCE_VIEW),
@@ -143,6 +181,13 @@ export const AUDIT_RESPONSES: Partial<Record<AuditOperationName, JsonSchema>> = 
   audit_question_conflict_set_answer: object({ recommendations: arrayOf(RECOMMENDATION_VIEW) }),
   audit_question_conflict_close: OK,
   audit_question_conflict_ignore: OK,
+  audit_full_audit_conflict_list: pageOf(FULL_AUDIT_CONFLICT_VIEW),
+  audit_full_audit_have_to_show: object({ show: boolean, scan: FULL_AUDIT_SCAN_PROGRESS }),
+  audit_full_audit_conflict_get: FULL_AUDIT_CONFLICT_VIEW,
+  audit_full_audit_set_state: OK,
+  audit_full_audit_conflict_set_answer: object({ recommendations: arrayOf(COMPANION_RECOMMENDATION_VIEW) }),
+  audit_full_audit_conflict_close: OK,
+  audit_full_audit_conflict_ignore: OK,
   audit_conflict_get_top_collaborators: arrayOf(object({ user_id: string, shared_conflict_count: integer })),
 };
 

@@ -8,6 +8,7 @@ export const ID_PREFIXES = {
   mandatoryQuestion: 'mq_',
   questionConflict: 'qc_',
   fullAuditConflict: 'fc_',
+  fullAuditScan: 'fas_',
   missingSubject: 'ms_',
   missingSubjectQuestion: 'msq_',
   duplicateCluster: 'dup_',

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { JOB_NAMES, WorkspaceRunStepPayload } from '@svc/contracts';
+import { JOB_NAMES, RUNNING_PHASE_JOBS, WorkspaceRunStepPayload } from '@svc/contracts';
 import {
   ActivityLog,
   Clock,
@@ -168,8 +168,8 @@ export class RunInstanceStep {
       }
       if (!(await this.instances.compareAndSetStep(instance.id, instance.step, outcome.advanceTo, this.clock.now()))) return 'stale';
       await enqueueStep(this.jobs, instance.id, outcome.advanceTo);
-      // Questions created before the running phase are analysed again over the whole indexed repository.
-      if (outcome.advanceTo === 'RUNNING_PHASE') await this.jobs.enqueue(JOB_NAMES.questionsAnalyzeInstance, { instanceId: instance.id });
+      // Questions created before the running phase are analysed over the whole indexed repository, and the first full scan starts.
+      if (outcome.advanceTo === 'RUNNING_PHASE') for (const job of RUNNING_PHASE_JOBS) await this.jobs.enqueue(job, { instanceId: instance.id });
       await this.activity.record({ organizationId: instance.organizationId, instanceId: instance.id, action: 'workspace.step_advanced', subjectId: instance.id, actor: null, before: { step: instance.step }, after: { step: outcome.advanceTo } });
       return 'advanced';
     });
@@ -183,5 +183,11 @@ export class GetInstanceStep {
 
   async execute(instanceId: string): Promise<InstanceStep | null> {
     return (await this.instances.get(instanceId))?.step ?? null;
+  }
+
+  /** The step and the organisation (what background work records its findings under); null when the instance does not exist. */
+  async facts(instanceId: string): Promise<{ step: InstanceStep; organizationId: string } | null> {
+    const instance = await this.instances.get(instanceId);
+    return instance ? { step: instance.step, organizationId: instance.organizationId } : null;
   }
 }

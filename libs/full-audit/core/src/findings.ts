@@ -1,0 +1,61 @@
+import { Claim, ClaimContradiction, describeContradiction, detectLanguage, extractClaims, namesOf, properNames } from '@svc/text';
+import type { FullAuditExcerpt, FullAuditFinding } from './full-audit-conflict';
+import type { DocumentClaims, ScannedDocument } from './full-audit.ports';
+
+/**
+ * The claims of one document (ANALYSIS.md §4 step 1): each passage read with its heading path, in the
+ * document's language; proper names are the document's own (a product, a site), those of its name
+ * scope every claim. Pure.
+ */
+export function claimsOfDocument(document: ScannedDocument): Claim[] {
+  const texts = document.passages.map((p) => p.text);
+  const names = properNames([document.name, ...texts]);
+  const entity = namesOf(document.name, names);
+  const language = detectLanguage(texts.join('\n').slice(0, 4000));
+  return document.passages.flatMap((p) => {
+    // Headings say what a passage is about; the passage's own text keeps its offsets after them.
+    const headings = p.headingPath.filter((h) => !p.text.includes(h)).map((h, i) => `${'#'.repeat(Math.min(i + 1, 6))} ${h}\n`).join('');
+    const shift = headings.length;
+    return extractClaims({ id: p.id, documentId: document.id, text: `${headings}${p.text}`, documentName: document.name }, { language, names, entity }).map((c) => ({ ...c, start: c.start - shift, end: c.end - shift }));
+  });
+}
+
+/** Name and link of each document, as the scan read them. */
+export type DocumentNames = Map<string, { name: string; url: string | null }>;
+
+function excerptOf(claim: Claim, names: DocumentNames): FullAuditExcerpt {
+  const at = claim.text.indexOf(claim.value.text);
+  const document = names.get(claim.documentId);
+  return {
+    semanticNodeId: claim.passageId,
+    documentId: claim.documentId,
+    documentName: document?.name ?? claim.documentId,
+    documentUrl: document?.url ?? null,
+    text: claim.text,
+    start: at >= 0 ? at : 0,
+    end: at >= 0 ? at + claim.value.text.length : claim.text.length,
+    value: claim.value.text,
+    valueKey: claim.value.key,
+    scope: claim.scope,
+  };
+}
+
+/** A contradiction written for people: what it is about, what each document says, what to decide. */
+export function findingOf(contradiction: ClaimContradiction, names: DocumentNames): FullAuditFinding {
+  const [a, b] = contradiction.claims.map((c) => excerptOf(c, names));
+  const described = describeContradiction(contradiction, new Map([...names].map(([id, d]) => [id, d.name])));
+  return {
+    fingerprint: contradiction.fingerprint,
+    attribute: contradiction.attribute,
+    subject: described.subject,
+    explanation: described.explanation,
+    compagnonQuestions: described.companionQuestions,
+    excerpts: [a, b],
+    documentIds: [...new Set([a.documentId, b.documentId])].sort(),
+  };
+}
+
+/** The latest content change of each document (to tell a MANAGED conflict whose documents changed since). */
+export function changedAtOf(all: DocumentClaims[]): Map<string, Date> {
+  return new Map(all.map((d) => [d.documentId, d.changedAt]));
+}

@@ -1,0 +1,128 @@
+import type { Page, PageRequest } from '@svc/kernel';
+import type { Claim } from '@svc/text';
+import type { FullAuditConflict, FullAuditExcerpt, FullAuditState, LinkedQuestion } from './full-audit-conflict';
+
+/** Which documents the caller may see: all, or only these (the owner-visibility rule). */
+export type Visible = 'all' | string[];
+
+export interface FullAuditListFilter {
+  /** [] means every state but DISAPPEARED. */
+  states: FullAuditState[];
+  onlyLinked: boolean;
+  visible: Visible;
+}
+
+/** The fields an edit or a scan may change; the version column guards them. */
+export type FullAuditChanges = Partial<
+  Pick<
+    FullAuditConflict,
+    | 'state'
+    | 'answer'
+    | 'answeredAt'
+    | 'compagnonRecommendations'
+    | 'managedAt'
+    | 'absentSince'
+    | 'lastSeenAt'
+    | 'updatedAt'
+    | 'excerpts'
+    | 'subject'
+    | 'explanation'
+    | 'compagnonQuestions'
+    | 'linkedQuestions'
+  >
+>;
+
+export abstract class FullAuditConflictRepository {
+  /** Inserts unless the instance already has a conflict with this fingerprint (any state); true when inserted. */
+  abstract insertIfNew(conflict: FullAuditConflict): Promise<boolean>;
+  abstract get(instanceId: string, id: string): Promise<FullAuditConflict | null>;
+  /** Newest first, ties by id. */
+  abstract list(instanceId: string, filter: FullAuditListFilter, page: PageRequest): Promise<Page<FullAuditConflict>>;
+  /** Every conflict of the instance (documents null), or those touching at least one of the documents. */
+  abstract inScope(instanceId: string, documentIds: string[] | null): Promise<FullAuditConflict[]>;
+  abstract update(key: { id: string; version: number }, changes: FullAuditChanges): Promise<boolean>;
+  /** Conflicts in these states, counted over visible documents. */
+  abstract count(instanceId: string, states: FullAuditState[], visible: Visible): Promise<number>;
+}
+
+/** The claims of one document, as the last extraction read them. */
+export interface DocumentClaims {
+  documentId: string;
+  /** The content version they were read from. */
+  contentHash: string;
+  claims: Claim[];
+  /** When the content they were read from last changed (not when they were last read). */
+  changedAt: Date;
+}
+
+/** A document whose claims changed since the last judgement (incremental rescans). */
+export interface DirtyDocument {
+  documentId: string;
+  markedAt: Date;
+}
+
+export abstract class ClaimStore {
+  /** The content versions read so far for these documents. */
+  abstract contentHashes(instanceId: string, documentIds: string[]): Promise<Map<string, string>>;
+  abstract save(instanceId: string, claims: DocumentClaims): Promise<void>;
+  abstract remove(instanceId: string, documentIds: string[]): Promise<void>;
+  abstract all(instanceId: string): Promise<DocumentClaims[]>;
+  abstract markDirty(instanceId: string, documentIds: string[], at: Date): Promise<void>;
+  abstract dirty(instanceId: string): Promise<DirtyDocument[]>;
+  /** Clears the marks made at or before `upTo` (later marks were made after the judge read the claims). */
+  abstract clearDirty(instanceId: string, upTo: Date): Promise<void>;
+  /** Instances with documents marked before `before` (the sweep re-queues their judgement). */
+  abstract instancesWithDirty(before: Date): Promise<string[]>;
+}
+
+export type ScanState = 'RUNNING' | 'COMPLETED';
+
+export interface FullAuditScan {
+  id: string;
+  instanceId: string;
+  reason: string;
+  state: ScanState;
+  /** Documents the scan reads, and the chunks (jobs) they are read in. */
+  total: number;
+  chunks: number;
+  startedAt: Date;
+  finishedAt: Date | null;
+  findings: number | null;
+}
+
+export abstract class ScanStore {
+  /** Starts a scan unless one is running on the instance; the running one otherwise. */
+  abstract start(scan: FullAuditScan): Promise<{ started: boolean; scan: FullAuditScan }>;
+  abstract running(instanceId: string): Promise<FullAuditScan | null>;
+  abstract lastCompleted(instanceId: string): Promise<FullAuditScan | null>;
+  abstract complete(scanId: string, at: Date, findings: number): Promise<void>;
+  /** Records that a chunk was read (idempotent) and returns how many chunks are read. */
+  abstract chunkDone(scanId: string, chunk: number): Promise<number>;
+  abstract chunksDone(scanId: string): Promise<number>;
+  /** Instances whose last completed full scan finished before `before` and that run none now. */
+  abstract dueForRescan(before: Date): Promise<string[]>;
+}
+
+/** A document with its passages, as the repository gives them. */
+export interface ScannedDocument {
+  id: string;
+  name: string;
+  url: string | null;
+  contentHash: string;
+  passages: { id: string; text: string; headingPath: string[] }[];
+}
+
+/** The repository, as the scan reads it (ARCHITECTURE.md: a port, never its tables). */
+export abstract class ScanSource {
+  abstract liveIds(instanceId: string): Promise<string[]>;
+  /** Indexed documents among these ids, with their passages; others are left out. */
+  abstract read(instanceId: string, documentIds: string[]): Promise<ScannedDocument[]>;
+  /** Name and link of live documents among these ids. */
+  abstract names(instanceId: string, documentIds: string[]): Promise<Map<string, { name: string; url: string | null }>>;
+}
+
+/** Mandatory questions whose conflicts' excerpts overlap a full-audit conflict's. */
+export abstract class QuestionLinks {
+  /** For each key (a finding's fingerprint), the linked questions; one read for all of them. */
+  abstract linked(instanceId: string, findings: Map<string, Pick<FullAuditExcerpt, 'semanticNodeId' | 'documentId'>[]>): Promise<Map<string, LinkedQuestion[]>>;
+}

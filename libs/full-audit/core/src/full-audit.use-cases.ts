@@ -1,0 +1,216 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { RecommendationWriter } from '@svc/conflicts-core';
+import { ActivityLog, Clock, IdGenerator, loggableError, Page, PageRequest, Principal, UnitOfWork } from '@svc/kernel';
+import type { AnswerKind, DraftRecommendation, ExtractedAnswer, Passage } from '@svc/text';
+import { AuditInstanceAccess, DocumentVisibility, GetInstanceStep } from '@svc/workspace-core';
+import type { CompanionRecommendation, FullAuditConflict, FullAuditState } from './full-audit-conflict';
+import { concurrentFullAuditEdit, forbiddenFullAuditMove, fullAuditConflictNotFound } from './full-audit.errors';
+import { FullAuditChanges, FullAuditConflictRepository, ScanStore, Visible } from './full-audit.ports';
+import { FullAuditMove, fullAuditTransition } from './full-audit.states';
+import { CompanionRecommendationView, FullAuditConflictView, FullAuditViews, isVisibleFullAudit, recommendationViewOf } from './full-audit-views';
+
+/** One conflict the caller may see, or 404 (BEHAVIOUR.md §3: a hidden conflict does not exist for them). */
+@Injectable()
+export class VisibleFullAuditConflicts {
+  constructor(
+    private readonly conflicts: FullAuditConflictRepository,
+    private readonly visibility: DocumentVisibility,
+  ) {}
+
+  visibleTo(access: AuditInstanceAccess, principal: Principal): Promise<Visible> {
+    return this.visibility.visibleTo(access, principal.userId);
+  }
+
+  async get(access: AuditInstanceAccess, principal: Principal, conflictId: string): Promise<{ conflict: FullAuditConflict; visible: Visible }> {
+    const conflict = await this.conflicts.get(access.instanceId, conflictId);
+    if (!conflict) throw fullAuditConflictNotFound(conflictId);
+    const visible = await this.visibleTo(access, principal);
+    if (!isVisibleFullAudit(conflict, visible)) throw fullAuditConflictNotFound(conflictId);
+    return { conflict, visible };
+  }
+}
+
+/** The one way people change a full-audit conflict: versioned (409 when a person or a scan changed it meanwhile), with its activity entry. */
+@Injectable()
+export class FullAuditEdits {
+  constructor(
+    private readonly conflicts: FullAuditConflictRepository,
+    private readonly clock: Clock,
+    private readonly uow: UnitOfWork,
+    private readonly activity: ActivityLog,
+  ) {}
+
+  now(): Date {
+    return this.clock.now();
+  }
+
+  apply(conflict: FullAuditConflict, changes: FullAuditChanges, action: string, actor: Principal): Promise<void> {
+    return this.uow.run(async () => {
+      if (!(await this.conflicts.update(conflict, { updatedAt: this.clock.now(), ...changes }))) throw concurrentFullAuditEdit(conflict.id);
+      const logged = Object.keys(changes).filter((k) => k !== 'updatedAt' && k !== 'compagnonRecommendations');
+      const before = Object.fromEntries(logged.map((k) => [k, conflict[k as keyof FullAuditChanges] ?? null]));
+      const after = Object.fromEntries(logged.map((k) => [k, changes[k as keyof FullAuditChanges] ?? null]));
+      await this.activity.record({ organizationId: conflict.organizationId, instanceId: conflict.instanceId, action, subjectId: conflict.id, actor, before, after });
+    });
+  }
+}
+
+export interface ListFullAuditConflictsInput {
+  principal: Principal;
+  access: AuditInstanceAccess;
+  page: PageRequest;
+  /** Default ['DETECTED']; [] means every state but DISAPPEARED. */
+  states?: FullAuditState[];
+  onlyLinkedToQuestion?: boolean;
+}
+
+/** The worklist: the instance's full-audit conflicts the caller may see, newest first, documents hydrated. */
+@Injectable()
+export class ListFullAuditConflicts {
+  constructor(
+    private readonly conflicts: FullAuditConflictRepository,
+    private readonly visible: VisibleFullAuditConflicts,
+    private readonly views: FullAuditViews,
+  ) {}
+
+  async execute(input: ListFullAuditConflictsInput): Promise<Page<FullAuditConflictView>> {
+    const visible = await this.visible.visibleTo(input.access, input.principal);
+    const page = await this.conflicts.list(input.access.instanceId, { states: input.states ?? ['DETECTED'], onlyLinked: input.onlyLinkedToQuestion ?? false, visible }, input.page);
+    return { ...page, items: await this.views.views(input.access, page.items, visible) };
+  }
+}
+
+@Injectable()
+export class GetFullAuditConflict {
+  constructor(
+    private readonly visible: VisibleFullAuditConflicts,
+    private readonly views: FullAuditViews,
+  ) {}
+
+  async execute(input: { principal: Principal; access: AuditInstanceAccess; conflictId: string }): Promise<FullAuditConflictView> {
+    const { conflict, visible } = await this.visible.get(input.access, input.principal, input.conflictId);
+    const [view] = await this.views.views(input.access, [conflict], visible);
+    return view;
+  }
+}
+
+export interface FullAuditScanProgress {
+  state: 'RUNNING' | 'COMPLETED';
+  reason: string;
+  documents: number;
+  chunks: number;
+  chunks_done: number;
+  started_at: string;
+  finished_at: string | null;
+  findings: number | null;
+}
+
+/**
+ * `have-to-show` (BEHAVIOUR.md §6): `show` once the instance is in RUNNING_PHASE and one full scan has
+ * completed; `scan` says how the running scan (else the last one) is progressing, null before any.
+ */
+@Injectable()
+export class HaveToShowFullAudit {
+  constructor(
+    private readonly steps: GetInstanceStep,
+    private readonly scans: ScanStore,
+  ) {}
+
+  async execute(input: { access: AuditInstanceAccess }): Promise<{ show: boolean; scan: FullAuditScanProgress | null }> {
+    const { instanceId } = input.access;
+    const [step, completed, running] = [await this.steps.execute(instanceId), await this.scans.lastCompleted(instanceId), await this.scans.running(instanceId)];
+    const scan = running ?? completed;
+    const progress: FullAuditScanProgress | null = scan
+      ? {
+          state: scan.state,
+          reason: scan.reason,
+          documents: scan.total,
+          chunks: scan.chunks,
+          chunks_done: scan.state === 'COMPLETED' ? scan.chunks : await this.scans.chunksDone(scan.id),
+          started_at: scan.startedAt.toISOString(),
+          finished_at: scan.finishedAt?.toISOString() ?? null,
+          findings: scan.findings,
+        }
+      : null;
+    return { show: step === 'RUNNING_PHASE' && completed !== null, scan: progress };
+  }
+}
+
+type ConflictInput = { principal: Principal; access: AuditInstanceAccess; conflictId: string };
+
+/** close, ignore and set-state: one move of the state table each, idempotent repeats answered 200. */
+@Injectable()
+export class MoveFullAuditConflict {
+  constructor(
+    private readonly visible: VisibleFullAuditConflicts,
+    private readonly edits: FullAuditEdits,
+  ) {}
+
+  async execute(input: ConflictInput & { move: Exclude<FullAuditMove, 'set-answer'>; action: string }): Promise<true> {
+    const { conflict } = await this.visible.get(input.access, input.principal, input.conflictId);
+    const move = fullAuditTransition(conflict.state, input.move);
+    if (move.kind === 'same') return true;
+    if (move.kind !== 'to') throw forbiddenFullAuditMove(conflict.id, input.move, conflict.state);
+    const now = this.edits.now();
+    const changes: FullAuditChanges = { state: move.state, ...(move.state === 'MANAGED' ? { managedAt: now, absentSince: null } : {}) };
+    await this.edits.apply(conflict, changes, input.action, input.principal);
+    return true;
+  }
+}
+
+/**
+ * Records the expert's answer and drafts per-document recommendations synchronously (BEHAVIOUR.md §6):
+ * the state stays until close; the recommendations are returned and saved as
+ * `compagnon_recommendations`. When drafting fails the answer is saved and the list is empty: call again.
+ */
+@Injectable()
+export class SetFullAuditAnswer {
+  private readonly logger = new Logger(SetFullAuditAnswer.name);
+
+  constructor(
+    private readonly visible: VisibleFullAuditConflicts,
+    private readonly edits: FullAuditEdits,
+    private readonly writer: RecommendationWriter,
+    private readonly views: FullAuditViews,
+    private readonly ids: IdGenerator,
+  ) {}
+
+  async execute(input: ConflictInput & { answer: string }): Promise<{ recommendations: CompanionRecommendationView[] }> {
+    const { conflict, visible } = await this.visible.get(input.access, input.principal, input.conflictId);
+    const move = fullAuditTransition(conflict.state, 'set-answer');
+    if (move.kind !== 'keep') throw forbiddenFullAuditMove(conflict.id, 'set-answer', conflict.state);
+    const { answers, passages } = answersOf(conflict);
+    let drafts: DraftRecommendation[] = [];
+    try {
+      drafts = await this.writer.write({ question: conflict.compagnonQuestions[0] ?? conflict.subject, expertAnswer: input.answer, answers, passages });
+    } catch (error) {
+      this.logger.warn({ conflictId: conflict.id, writer: this.writer.name, error: loggableError(error) }, 'recommendations could not be drafted; the answer is saved and set-expert-answer may be called again');
+    }
+    const seen = new Set<string>();
+    const recommendations: CompanionRecommendation[] = drafts
+      .filter((d) => conflict.documentIds.includes(d.documentId) && !seen.has(d.documentId) && seen.add(d.documentId))
+      .map((d) => ({ id: this.ids.next('rec_'), documentId: d.documentId, action: d.action, excerpt: d.excerpt, proposedText: d.proposedText, reason: d.reason, estimatedSeconds: Math.max(0, Math.round(d.estimatedSeconds)) }));
+    await this.edits.apply(conflict, { answer: input.answer, answeredAt: this.edits.now(), compagnonRecommendations: recommendations }, 'audit_full_audit_conflict_set_answer', input.principal);
+    const names = await this.views.names(input.access, conflict.documentIds);
+    return { recommendations: recommendations.filter((r) => visible === 'all' || visible.includes(r.documentId)).map((r) => recommendationViewOf(r, names)) };
+  }
+}
+
+/** The conflict's two statements as the recommendation writer reads answers: the sentence is the passage, the value its answer. */
+export function answersOf(conflict: FullAuditConflict): { answers: ExtractedAnswer[]; passages: Passage[] } {
+  const kind = (conflict.attribute === 'modality' ? 'yes-no' : conflict.attribute.split(':')[0]) as AnswerKind;
+  const passages: Passage[] = conflict.excerpts.map((e, i) => ({ id: `${e.semanticNodeId}#${i}`, documentId: e.documentId, text: e.text, documentName: e.documentName }));
+  const answers: ExtractedAnswer[] = conflict.excerpts.map((e, i) => ({
+    passageId: `${e.semanticNodeId}#${i}`,
+    documentId: e.documentId,
+    start: 0,
+    end: e.text.length,
+    text: e.text,
+    kind,
+    key: e.valueKey,
+    display: e.value,
+    scope: e.scope,
+    confidence: 1,
+  }));
+  return { answers, passages };
+}

@@ -1,0 +1,315 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { DocumentChangedPayload, FullAuditExtractPayload, FullAuditJudgePayload, FullAuditScanPayload, JOB_NAMES } from '@svc/contracts';
+import { ActivityLog, Clock, IdGenerator, JobQueue, UnitOfWork } from '@svc/kernel';
+import { findContradictions } from '@svc/text';
+import { GetInstanceStep } from '@svc/workspace-core';
+import type { FullAuditConflict, FullAuditFinding } from './full-audit-conflict';
+import { ClaimStore, DocumentClaims, FullAuditChanges, FullAuditConflictRepository, QuestionLinks, ScanSource, ScanStore } from './full-audit.ports';
+import { changedAtOf, claimsOfDocument, DocumentNames, findingOf } from './findings';
+import { planScan, ScanStep } from './scan-plan';
+
+/** How scans are cut into jobs. */
+export const FULL_AUDIT_SCAN = {
+  /** Writes per transaction when a judgement is recorded (embedded mode has one connection). */
+  writeBatch: 100,
+  /** A judgement waits this long after a change, so a burst of changes is judged once. */
+  judgeDelayMs: 500,
+  /** Incremental judgements an incremental job runs at most before it leaves the rest to the next. */
+  maxRounds: 5,
+};
+
+/** How scans run, from configuration. */
+export class FullAuditSettings {
+  constructor(
+    /** Hours between full rescans of an instance; 0: none on a schedule. */
+    readonly rescanHours: number,
+    /** Documents per extraction job: worker replicas share a full scan chunk by chunk. */
+    readonly chunkDocuments = 25,
+  ) {}
+}
+
+const judgeJob = (instanceId: string) => ({ dedupeKey: `full-audit.judge:${instanceId}`, delayMs: FULL_AUDIT_SCAN.judgeDelayMs });
+/** Let the event loop serve requests between two documents (claim extraction is CPU work). */
+const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * A full scan (job `full-audit.scan`): in RUNNING_PHASE, unless one runs already, records the scan and
+ * queues the extraction of every live document in chunks; the last chunk queues the judgement.
+ * Outcome: `not_running`, `already_running <id>`, or `started <id> <documents> <chunks>`.
+ */
+@Injectable()
+export class StartFullAuditScan {
+  constructor(
+    private readonly steps: GetInstanceStep,
+    private readonly scans: ScanStore,
+    private readonly source: ScanSource,
+    private readonly settings: FullAuditSettings,
+    private readonly jobs: JobQueue,
+    private readonly ids: IdGenerator,
+    private readonly clock: Clock,
+    private readonly uow: UnitOfWork,
+  ) {}
+
+  async execute(payload: FullAuditScanPayload): Promise<string> {
+    if ((await this.steps.execute(payload.instanceId)) !== 'RUNNING_PHASE') return 'not_running';
+    const documentIds = await this.source.liveIds(payload.instanceId);
+    const chunks: string[][] = [];
+    for (let i = 0; i < documentIds.length; i += this.settings.chunkDocuments) chunks.push(documentIds.slice(i, i + this.settings.chunkDocuments));
+    return this.uow.run(async () => {
+      const { started, scan } = await this.scans.start({
+        id: this.ids.next('fas_'),
+        instanceId: payload.instanceId,
+        reason: payload.reason ?? 'instance',
+        state: 'RUNNING',
+        total: documentIds.length,
+        chunks: chunks.length,
+        startedAt: this.clock.now(),
+        finishedAt: null,
+        findings: null,
+      });
+      if (!started) return `already_running ${scan.id}`;
+      for (const [chunk, ids] of chunks.entries()) await this.jobs.enqueue(JOB_NAMES.fullAuditExtract, { instanceId: payload.instanceId, scan: { id: scan.id, chunk }, documentIds: ids });
+      if (chunks.length === 0) await this.jobs.enqueue(JOB_NAMES.fullAuditJudge, { instanceId: payload.instanceId }, judgeJob(payload.instanceId));
+      return `started ${scan.id} ${documentIds.length} ${chunks.length}`;
+    });
+  }
+}
+
+/**
+ * Reads the claims of some documents (job `full-audit.extract`): a document whose content is unchanged
+ * since it was last read is skipped; a deleted or no longer indexed one loses its claims. Outside a
+ * full scan, the changed documents are marked for the incremental judgement. A chunk of a full scan
+ * records itself done; the last one queues the judgement. Idempotent. Outcome: `read <n> changed <m>`.
+ */
+@Injectable()
+export class ExtractClaims {
+  constructor(
+    private readonly source: ScanSource,
+    private readonly claims: ClaimStore,
+    private readonly scans: ScanStore,
+    private readonly jobs: JobQueue,
+    private readonly clock: Clock,
+    private readonly uow: UnitOfWork,
+  ) {}
+
+  async execute(payload: FullAuditExtractPayload): Promise<string> {
+    const { instanceId, documentIds } = payload;
+    const documents = await this.source.read(instanceId, documentIds);
+    const known = await this.claims.contentHashes(instanceId, documentIds);
+    const now = this.clock.now();
+    const read: DocumentClaims[] = [];
+    for (const document of documents) {
+      if (known.get(document.id) === document.contentHash) continue;
+      read.push({ documentId: document.id, contentHash: document.contentHash, claims: claimsOfDocument(document), changedAt: now });
+      await yieldToLoop();
+    }
+    const gone = documentIds.filter((id) => known.has(id) && !documents.some((d) => d.id === id));
+    const changed = [...read.map((r) => r.documentId), ...gone];
+    await this.uow.run(async () => {
+      for (const r of read) await this.claims.save(instanceId, r);
+      await this.claims.remove(instanceId, gone);
+      if (payload.scan) {
+        const done = await this.scans.chunkDone(payload.scan.id, payload.scan.chunk);
+        const scan = await this.scans.running(instanceId);
+        if (scan && scan.id === payload.scan.id && done >= scan.chunks) await this.jobs.enqueue(JOB_NAMES.fullAuditJudge, { instanceId }, judgeJob(instanceId));
+      } else if (changed.length > 0) {
+        await this.claims.markDirty(instanceId, changed, now);
+        await this.jobs.enqueue(JOB_NAMES.fullAuditJudge, { instanceId }, judgeJob(instanceId));
+      }
+    });
+    return `read ${documents.length} changed ${changed.length}`;
+  }
+}
+
+/**
+ * A document was indexed or deleted (job `full-audit.document-changed`, ANALYSIS.md §7): in
+ * RUNNING_PHASE its claims are read again and the judgement of what touches it is queued. Before the
+ * first full scan, that scan is started instead (it reads every document).
+ */
+@Injectable()
+export class RescanChangedDocument {
+  constructor(
+    private readonly steps: GetInstanceStep,
+    private readonly scans: ScanStore,
+    private readonly extract: ExtractClaims,
+    private readonly jobs: JobQueue,
+    private readonly uow: UnitOfWork,
+  ) {}
+
+  async execute(payload: DocumentChangedPayload): Promise<string> {
+    if ((await this.steps.execute(payload.instanceId)) !== 'RUNNING_PHASE') return 'not_running';
+    if (!(await this.scans.lastCompleted(payload.instanceId)) && !(await this.scans.running(payload.instanceId))) {
+      await this.uow.run(() => this.jobs.enqueue(JOB_NAMES.fullAuditScan, { instanceId: payload.instanceId, reason: 'instance' }));
+      return 'full_scan_queued';
+    }
+    return this.extract.execute({ instanceId: payload.instanceId, scan: null, documentIds: [payload.documentId] });
+  }
+}
+
+/**
+ * Judges the claims (job `full-audit.judge`, ANALYSIS.md §4 steps 2-4): once every chunk of a running
+ * full scan is read, the whole repository, reconciled with every stored conflict, and the scan
+ * completes; otherwise the documents marked as changed, reconciled with the conflicts touching them.
+ * The judge reads every claim of the instance (document frequencies are the repository's) and keeps
+ * the findings touching the changed documents. Outcome: counts of what changed.
+ */
+@Injectable()
+export class JudgeFullAudit {
+  private readonly logger = new Logger(JudgeFullAudit.name);
+
+  constructor(
+    private readonly steps: GetInstanceStep,
+    private readonly scans: ScanStore,
+    private readonly claims: ClaimStore,
+    private readonly conflicts: FullAuditConflictRepository,
+    private readonly source: ScanSource,
+    private readonly links: QuestionLinks,
+    private readonly activity: ActivityLog,
+    private readonly ids: IdGenerator,
+    private readonly clock: Clock,
+    private readonly uow: UnitOfWork,
+  ) {}
+
+  async execute(payload: FullAuditJudgePayload): Promise<string> {
+    const { instanceId } = payload;
+    const facts = await this.steps.facts(instanceId);
+    if (!facts) return 'no_instance';
+    const scan = await this.scans.running(instanceId);
+    if (scan) {
+      const done = await this.scans.chunksDone(scan.id);
+      if (done < scan.chunks) return `waiting ${done}/${scan.chunks}`;
+      const startedAt = this.clock.now();
+      const result = await this.judge(instanceId, facts.organizationId, null);
+      await this.uow.run(async () => {
+        await this.claims.clearDirty(instanceId, startedAt);
+        await this.scans.complete(scan.id, this.clock.now(), result.found);
+      });
+      return `full ${scan.id}: ${result.summary}`;
+    }
+    const outcomes: string[] = [];
+    for (let round = 0; round < FULL_AUDIT_SCAN.maxRounds; round++) {
+      const dirty = await this.claims.dirty(instanceId);
+      if (dirty.length === 0) break;
+      const upTo = new Date(Math.max(...dirty.map((d) => d.markedAt.getTime())));
+      const result = await this.judge(instanceId, facts.organizationId, new Set(dirty.map((d) => d.documentId)));
+      await this.uow.run(() => this.claims.clearDirty(instanceId, upTo));
+      outcomes.push(`incremental ${dirty.length}: ${result.summary}`);
+    }
+    return outcomes.join('; ') || 'nothing_changed';
+  }
+
+  private async judge(instanceId: string, organizationId: string, touching: Set<string> | null): Promise<{ found: number; summary: string }> {
+    const all = await this.claims.all(instanceId);
+    const contradictions = findContradictions(all.flatMap((d) => d.claims), touching ? { touching } : {});
+    const names = await this.namesOf([...new Set(contradictions.flatMap((c) => c.claims.map((claim) => claim.documentId)))], instanceId);
+    const findings = contradictions.map((c) => findingOf(c, names));
+    const existing = await this.conflicts.inScope(instanceId, touching ? [...touching] : null);
+    const steps = planScan(existing, findings, changedAtOf(all));
+    const links = await this.linksOf(instanceId, steps);
+    const counts: Record<string, number> = {};
+    for (let i = 0; i < steps.length; i += FULL_AUDIT_SCAN.writeBatch) {
+      const batch = steps.slice(i, i + FULL_AUDIT_SCAN.writeBatch);
+      await this.uow.run(async () => {
+        for (const step of batch) {
+          const applied = await this.apply(step, instanceId, organizationId, links);
+          if (applied) counts[applied] = (counts[applied] ?? 0) + 1;
+        }
+      });
+    }
+    const summary = `${findings.length} found` + Object.entries(counts).map(([k, n]) => `, ${n} ${k}`).join('');
+    this.logger.log({ instanceId, touching: touching?.size ?? 'all', claims: all.reduce((n, d) => n + d.claims.length, 0), summary }, 'full-audit judgement recorded');
+    return { found: findings.length, summary };
+  }
+
+  private async namesOf(documentIds: string[], instanceId: string): Promise<DocumentNames> {
+    const names: DocumentNames = new Map();
+    for (let i = 0; i < documentIds.length; i += 100) for (const [id, n] of await this.source.names(instanceId, documentIds.slice(i, i + 100))) names.set(id, n);
+    return names;
+  }
+
+  private linksOf(instanceId: string, steps: ScanStep[]): Promise<Map<string, FullAuditConflict['linkedQuestions']>> {
+    const findings = new Map<string, FullAuditFinding['excerpts']>();
+    for (const step of steps) {
+      const finding = step.kind === 'insert' || step.kind === 'refresh' || step.kind === 'move' ? step.finding : null;
+      if (finding) findings.set(finding.fingerprint, finding.excerpts);
+    }
+    return findings.size === 0 ? Promise.resolve(new Map()) : this.links.linked(instanceId, findings);
+  }
+
+  /** One step, in the caller's transaction; the activity log says what the scan did. Returns what happened, or null. */
+  private async apply(step: ScanStep, instanceId: string, organizationId: string, links: Map<string, FullAuditConflict['linkedQuestions']>): Promise<string | null> {
+    const now = this.clock.now();
+    if (step.kind === 'insert') {
+      const conflict: FullAuditConflict = {
+        ...step.finding,
+        id: this.ids.next('fc_'),
+        instanceId,
+        organizationId,
+        state: 'DETECTED',
+        linkedQuestions: links.get(step.finding.fingerprint) ?? [],
+        answer: null,
+        compagnonRecommendations: [],
+        createdAt: now,
+        updatedAt: now,
+        lastSeenAt: now,
+        answeredAt: null,
+        managedAt: null,
+        absentSince: null,
+        version: 1,
+      };
+      if (!(await this.conflicts.insertIfNew(conflict))) return null;
+      await this.activity.record({ organizationId, instanceId, action: 'full_audit_conflict.detected', subjectId: conflict.id, actor: null, before: null, after: { state: 'DETECTED', fingerprint: conflict.fingerprint } });
+      return 'detected';
+    }
+    const { conflict } = step;
+    const fresh = (finding: FullAuditFinding): FullAuditChanges => ({
+      excerpts: finding.excerpts,
+      subject: finding.subject,
+      explanation: finding.explanation,
+      compagnonQuestions: finding.compagnonQuestions,
+      linkedQuestions: links.get(finding.fingerprint) ?? conflict.linkedQuestions,
+      lastSeenAt: now,
+    });
+    if (step.kind === 'refresh') {
+      // A concurrent edit by a person wins; the next scan refreshes again.
+      await this.conflicts.update(conflict, { ...fresh(step.finding), updatedAt: now });
+      return null;
+    }
+    if (step.kind === 'mark-absent') {
+      await this.conflicts.update(conflict, { absentSince: now, updatedAt: now });
+      return null;
+    }
+    const changes: FullAuditChanges = { ...(step.finding ? fresh(step.finding) : {}), state: step.state, absentSince: null, updatedAt: now };
+    if (!(await this.conflicts.update(conflict, changes))) return null;
+    await this.activity.record({ organizationId, instanceId, action: `full_audit_conflict.${step.event}`, subjectId: conflict.id, actor: null, before: { state: conflict.state }, after: { state: step.state } });
+    return step.event;
+  }
+}
+
+/**
+ * What the workers do every sweep: queue the judgement of changes still waiting (a change that
+ * arrived while a judgement was finishing), and the full rescans the schedule calls for. Duplicate
+ * jobs are refused by their dedupe keys, so every worker replica may sweep. Outcome: counts.
+ */
+@Injectable()
+export class SweepFullAudit {
+  constructor(
+    private readonly claims: ClaimStore,
+    private readonly scans: ScanStore,
+    private readonly settings: FullAuditSettings,
+    private readonly jobs: JobQueue,
+    private readonly clock: Clock,
+    private readonly uow: UnitOfWork,
+  ) {}
+
+  async execute(): Promise<{ judged: number; rescans: number }> {
+    const now = this.clock.now().getTime();
+    const waiting = await this.claims.instancesWithDirty(new Date(now - 5_000));
+    const due = this.settings.rescanHours > 0 ? await this.scans.dueForRescan(new Date(now - this.settings.rescanHours * 3_600_000)) : [];
+    await this.uow.run(async () => {
+      for (const instanceId of waiting) await this.jobs.enqueue(JOB_NAMES.fullAuditJudge, { instanceId }, judgeJob(instanceId));
+      for (const instanceId of due) await this.jobs.enqueue(JOB_NAMES.fullAuditScan, { instanceId, reason: 'schedule' }, { dedupeKey: `full-audit.scan:${instanceId}` });
+    });
+    return { judged: waiting.length, rescans: due.length };
+  }
+}

@@ -1,0 +1,73 @@
+import { MigrationInterface, QueryRunner } from 'typeorm';
+
+/**
+ * The full audit: its conflicts (one per instance and fingerprint, so a contradiction is raised once
+ * and an ignored one never again), the claims read per document, the documents changed since the
+ * last judgement, and the scans with their chunks (progress, resumption).
+ */
+export class CreateFullAuditSchema1763700001100 implements MigrationInterface {
+  name = 'CreateFullAuditSchema1763700001100';
+
+  async up(q: QueryRunner): Promise<void> {
+    await q.query(`CREATE SCHEMA IF NOT EXISTS full_audit`);
+    await q.query(`CREATE TABLE full_audit.conflicts (
+      id text PRIMARY KEY,
+      instance_id text NOT NULL REFERENCES workspace.audit_instances(id) ON DELETE CASCADE,
+      organization_id text NOT NULL,
+      fingerprint text NOT NULL,
+      state text NOT NULL CHECK (state IN ('DETECTED', 'REDETECTED', 'MANAGED', 'IGNORED', 'DISAPPEARED')),
+      attribute text NOT NULL,
+      subject text NOT NULL,
+      explanation text NOT NULL,
+      excerpts jsonb NOT NULL,
+      document_ids text[] NOT NULL,
+      compagnon_questions jsonb NOT NULL,
+      linked_questions jsonb NOT NULL DEFAULT '[]',
+      is_important boolean NOT NULL DEFAULT false,
+      answer text,
+      compagnon_recommendations jsonb NOT NULL DEFAULT '[]',
+      created_at timestamptz NOT NULL,
+      updated_at timestamptz NOT NULL,
+      last_seen_at timestamptz NOT NULL,
+      answered_at timestamptz,
+      managed_at timestamptz,
+      absent_since timestamptz,
+      version integer NOT NULL DEFAULT 1,
+      UNIQUE (instance_id, fingerprint))`);
+    await q.query(`CREATE INDEX full_audit_conflicts_list ON full_audit.conflicts (instance_id, state, created_at DESC, id DESC)`);
+    await q.query(`CREATE INDEX full_audit_conflicts_documents ON full_audit.conflicts USING gin (document_ids)`);
+    await q.query(`CREATE TABLE full_audit.document_claims (
+      instance_id text NOT NULL REFERENCES workspace.audit_instances(id) ON DELETE CASCADE,
+      document_id text NOT NULL,
+      content_hash text NOT NULL,
+      claims jsonb NOT NULL,
+      changed_at timestamptz NOT NULL,
+      PRIMARY KEY (instance_id, document_id))`);
+    await q.query(`CREATE TABLE full_audit.dirty_documents (
+      instance_id text NOT NULL REFERENCES workspace.audit_instances(id) ON DELETE CASCADE,
+      document_id text NOT NULL,
+      marked_at timestamptz NOT NULL,
+      PRIMARY KEY (instance_id, document_id))`);
+    await q.query(`CREATE TABLE full_audit.scans (
+      id text PRIMARY KEY,
+      instance_id text NOT NULL REFERENCES workspace.audit_instances(id) ON DELETE CASCADE,
+      reason text NOT NULL,
+      state text NOT NULL CHECK (state IN ('RUNNING', 'COMPLETED')),
+      total integer NOT NULL,
+      chunks integer NOT NULL,
+      started_at timestamptz NOT NULL,
+      finished_at timestamptz,
+      findings integer)`);
+    // One running scan per instance: two workers (or the schedule and a change) cannot start two.
+    await q.query(`CREATE UNIQUE INDEX full_audit_scans_one_running ON full_audit.scans (instance_id) WHERE state = 'RUNNING'`);
+    await q.query(`CREATE INDEX full_audit_scans_instance ON full_audit.scans (instance_id, state, finished_at DESC)`);
+    await q.query(`CREATE TABLE full_audit.scan_chunks (
+      scan_id text NOT NULL REFERENCES full_audit.scans(id) ON DELETE CASCADE,
+      chunk integer NOT NULL,
+      PRIMARY KEY (scan_id, chunk))`);
+  }
+
+  async down(q: QueryRunner): Promise<void> {
+    await q.query(`DROP SCHEMA full_audit CASCADE`);
+  }
+}

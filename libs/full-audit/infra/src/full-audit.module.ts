@@ -1,0 +1,70 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { APP_CONFIG, AppConfig } from '@svc/config';
+import {
+  ClaimStore,
+  ExtractClaims,
+  FullAuditConflictRepository,
+  FullAuditEdits,
+  FullAuditSettings,
+  FullAuditViews,
+  GetFullAuditConflict,
+  HaveToShowFullAudit,
+  JudgeFullAudit,
+  ListFullAuditConflicts,
+  MoveFullAuditConflict,
+  QuestionLinks,
+  RescanChangedDocument,
+  ScanSource,
+  ScanStore,
+  SetFullAuditAnswer,
+  StartFullAuditScan,
+  SweepFullAudit,
+  VisibleFullAuditConflicts,
+} from '@svc/full-audit-core';
+import { QuestionConflictLinks, LocalScanSource } from './adapters';
+import { FullAuditController } from './full-audit.controller';
+import { FullAuditDocumentChangedJobHandler, FullAuditExtractJobHandler, FullAuditJudgeJobHandler, FullAuditScanJobHandler, FullAuditSweeper } from './full-audit.job-handlers';
+import { TypeOrmClaimStore, TypeOrmFullAuditConflictRepository, TypeOrmScanStore } from './full-audit.repositories';
+
+const USE_CASES = [
+  VisibleFullAuditConflicts,
+  FullAuditEdits,
+  FullAuditViews,
+  ListFullAuditConflicts,
+  GetFullAuditConflict,
+  HaveToShowFullAudit,
+  MoveFullAuditConflict,
+  SetFullAuditAnswer,
+  StartFullAuditScan,
+  ExtractClaims,
+  RescanChangedDocument,
+  JudgeFullAudit,
+  SweepFullAudit,
+];
+
+/**
+ * The full-audit context: the repository-wide scan (claims, judge, lifecycle) and its worklist.
+ * `uses`: the app's workspace (instance access, documents, visibility), repository (passages) and
+ * conflicts (the recommendation writer, question links) modules.
+ */
+@Module({})
+export class FullAuditModule {
+  static forRoot(options: { withControllers: boolean; withJobHandlers: boolean; uses: DynamicModule[] }): DynamicModule {
+    return {
+      module: FullAuditModule,
+      imports: options.uses,
+      controllers: options.withControllers ? [FullAuditController] : [],
+      providers: [
+        { provide: FullAuditConflictRepository, useClass: TypeOrmFullAuditConflictRepository },
+        { provide: ClaimStore, useClass: TypeOrmClaimStore },
+        { provide: ScanStore, useClass: TypeOrmScanStore },
+        { provide: ScanSource, useClass: LocalScanSource },
+        { provide: QuestionLinks, useClass: QuestionConflictLinks },
+        { provide: FullAuditSettings, inject: [APP_CONFIG], useFactory: (c: AppConfig) => new FullAuditSettings(c.FULL_AUDIT_RESCAN_HOURS, c.FULL_AUDIT_CHUNK_DOCUMENTS) },
+        ...USE_CASES,
+        ...(options.withJobHandlers ? [FullAuditScanJobHandler, FullAuditExtractJobHandler, FullAuditJudgeJobHandler, FullAuditDocumentChangedJobHandler, FullAuditSweeper] : []),
+      ],
+      exports: [],
+    };
+  }
+}

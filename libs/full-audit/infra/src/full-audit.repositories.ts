@@ -1,0 +1,276 @@
+import { Injectable } from '@nestjs/common';
+import { selectPage, TypeOrmUnitOfWork, updateVersioned } from '@svc/database';
+import type { Page, PageRequest } from '@svc/kernel';
+import {
+  ClaimStore,
+  DirtyDocument,
+  DocumentClaims,
+  FullAuditChanges,
+  FullAuditConflict,
+  FullAuditConflictRepository,
+  FullAuditListFilter,
+  FullAuditScan,
+  FullAuditState,
+  isImportant,
+  ScanStore,
+  Visible,
+} from '@svc/full-audit-core';
+
+type Run = <T>(sql: string, params: unknown[]) => Promise<T[]>;
+const runner = (uow: TypeOrmUnitOfWork): Run => (sql, params) => uow.manager().query(sql, params);
+
+interface ConflictRow {
+  id: string;
+  instance_id: string;
+  organization_id: string;
+  fingerprint: string;
+  state: FullAuditState;
+  attribute: string;
+  subject: string;
+  explanation: string;
+  excerpts: FullAuditConflict['excerpts'];
+  document_ids: string[];
+  compagnon_questions: string[];
+  linked_questions: FullAuditConflict['linkedQuestions'];
+  answer: string | null;
+  compagnon_recommendations: FullAuditConflict['compagnonRecommendations'];
+  created_at: Date;
+  updated_at: Date;
+  last_seen_at: Date;
+  answered_at: Date | null;
+  managed_at: Date | null;
+  absent_since: Date | null;
+  version: number;
+}
+
+const toConflict = (r: ConflictRow): FullAuditConflict => ({
+  id: r.id,
+  instanceId: r.instance_id,
+  organizationId: r.organization_id,
+  fingerprint: r.fingerprint,
+  state: r.state,
+  attribute: r.attribute,
+  subject: r.subject,
+  explanation: r.explanation,
+  excerpts: r.excerpts,
+  documentIds: r.document_ids,
+  compagnonQuestions: r.compagnon_questions,
+  linkedQuestions: r.linked_questions,
+  answer: r.answer,
+  compagnonRecommendations: r.compagnon_recommendations,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+  lastSeenAt: r.last_seen_at,
+  answeredAt: r.answered_at,
+  managedAt: r.managed_at,
+  absentSince: r.absent_since,
+  version: r.version,
+});
+
+const JSON_COLUMNS = new Set(['excerpts', 'compagnon_questions', 'linked_questions', 'compagnon_recommendations']);
+const COLUMNS: Record<keyof FullAuditChanges, string> = {
+  state: 'state',
+  answer: 'answer',
+  answeredAt: 'answered_at',
+  compagnonRecommendations: 'compagnon_recommendations',
+  managedAt: 'managed_at',
+  absentSince: 'absent_since',
+  lastSeenAt: 'last_seen_at',
+  updatedAt: 'updated_at',
+  excerpts: 'excerpts',
+  subject: 'subject',
+  explanation: 'explanation',
+  compagnonQuestions: 'compagnon_questions',
+  linkedQuestions: 'linked_questions',
+};
+
+@Injectable()
+export class TypeOrmFullAuditConflictRepository extends FullAuditConflictRepository {
+  private readonly q: Run;
+
+  constructor(uow: TypeOrmUnitOfWork) {
+    super();
+    this.q = runner(uow);
+  }
+
+  async insertIfNew(c: FullAuditConflict): Promise<boolean> {
+    const rows = await this.q(
+      `INSERT INTO full_audit.conflicts (id, instance_id, organization_id, fingerprint, state, attribute, subject, explanation, excerpts, document_ids, compagnon_questions, linked_questions, is_important, answer, compagnon_recommendations, created_at, updated_at, last_seen_at, version)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)
+       ON CONFLICT (instance_id, fingerprint) DO NOTHING RETURNING id`,
+      [c.id, c.instanceId, c.organizationId, c.fingerprint, c.state, c.attribute, c.subject, c.explanation, JSON.stringify(c.excerpts), c.documentIds, JSON.stringify(c.compagnonQuestions), JSON.stringify(c.linkedQuestions), isImportant(c), c.answer, JSON.stringify(c.compagnonRecommendations), c.createdAt, c.updatedAt, c.lastSeenAt, c.version],
+    );
+    return rows.length === 1;
+  }
+
+  async get(instanceId: string, id: string): Promise<FullAuditConflict | null> {
+    const [row] = await this.q<ConflictRow>(`SELECT * FROM full_audit.conflicts WHERE instance_id = $1 AND id = $2`, [instanceId, id]);
+    return row ? toConflict(row) : null;
+  }
+
+  async list(instanceId: string, filter: FullAuditListFilter, page: PageRequest): Promise<Page<FullAuditConflict>> {
+    const params: unknown[] = [instanceId];
+    const where = ['instance_id = $1'];
+    const add = (clause: (n: number) => string, value: unknown) => {
+      params.push(value);
+      where.push(clause(params.length));
+    };
+    if (filter.states.length > 0) add((n) => `state = ANY($${n})`, filter.states);
+    else where.push(`state <> 'DISAPPEARED'`);
+    if (filter.onlyLinked) where.push('is_important');
+    if (filter.visible !== 'all') add((n) => `document_ids && $${n}::text[]`, filter.visible);
+    return selectPage((sql, p) => this.q(sql, p), { from: `FROM full_audit.conflicts WHERE ${where.join(' AND ')}`, orderBy: 'created_at DESC, id DESC', params }, page, toConflict);
+  }
+
+  async inScope(instanceId: string, documentIds: string[] | null): Promise<FullAuditConflict[]> {
+    const rows = await this.q<ConflictRow>(`SELECT * FROM full_audit.conflicts WHERE instance_id = $1 AND ($2::text[] IS NULL OR document_ids && $2::text[]) ORDER BY created_at, id`, [instanceId, documentIds]);
+    return rows.map(toConflict);
+  }
+
+  update(key: { id: string; version: number }, changes: FullAuditChanges): Promise<boolean> {
+    const columns: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(changes)) {
+      const column = COLUMNS[k as keyof FullAuditChanges];
+      columns[column] = JSON_COLUMNS.has(column) ? JSON.stringify(v) : v;
+    }
+    if (changes.linkedQuestions) columns.is_important = changes.linkedQuestions.length > 0;
+    return updateVersioned((sql, p) => this.q(sql, p), 'full_audit.conflicts', key, columns);
+  }
+
+  async count(instanceId: string, states: FullAuditState[], visible: Visible): Promise<number> {
+    const [row] = await this.q<{ n: string }>(`SELECT count(*) AS n FROM full_audit.conflicts WHERE instance_id = $1 AND state = ANY($2) AND ($3::text[] IS NULL OR document_ids && $3::text[])`, [instanceId, states, visible === 'all' ? null : visible]);
+    return Number(row?.n ?? 0);
+  }
+}
+
+interface ClaimsRow {
+  document_id: string;
+  content_hash: string;
+  claims: DocumentClaims['claims'];
+  changed_at: Date;
+}
+
+@Injectable()
+export class TypeOrmClaimStore extends ClaimStore {
+  private readonly q: Run;
+
+  constructor(uow: TypeOrmUnitOfWork) {
+    super();
+    this.q = runner(uow);
+  }
+
+  async contentHashes(instanceId: string, documentIds: string[]): Promise<Map<string, string>> {
+    if (documentIds.length === 0) return new Map();
+    const rows = await this.q<{ document_id: string; content_hash: string }>(`SELECT document_id, content_hash FROM full_audit.document_claims WHERE instance_id = $1 AND document_id = ANY($2)`, [instanceId, documentIds]);
+    return new Map(rows.map((r) => [r.document_id, r.content_hash]));
+  }
+
+  async save(instanceId: string, d: DocumentClaims): Promise<void> {
+    await this.q(
+      `INSERT INTO full_audit.document_claims (instance_id, document_id, content_hash, claims, changed_at) VALUES ($1, $2, $3, $4, $5)
+       ON CONFLICT (instance_id, document_id) DO UPDATE SET content_hash = EXCLUDED.content_hash, claims = EXCLUDED.claims, changed_at = EXCLUDED.changed_at`,
+      [instanceId, d.documentId, d.contentHash, JSON.stringify(d.claims), d.changedAt],
+    );
+  }
+
+  async remove(instanceId: string, documentIds: string[]): Promise<void> {
+    if (documentIds.length === 0) return;
+    await this.q(`DELETE FROM full_audit.document_claims WHERE instance_id = $1 AND document_id = ANY($2)`, [instanceId, documentIds]);
+  }
+
+  async all(instanceId: string): Promise<DocumentClaims[]> {
+    const rows = await this.q<ClaimsRow>(`SELECT document_id, content_hash, claims, changed_at FROM full_audit.document_claims WHERE instance_id = $1 ORDER BY document_id`, [instanceId]);
+    return rows.map((r) => ({ documentId: r.document_id, contentHash: r.content_hash, claims: r.claims, changedAt: r.changed_at }));
+  }
+
+  async markDirty(instanceId: string, documentIds: string[], at: Date): Promise<void> {
+    if (documentIds.length === 0) return;
+    await this.q(
+      `INSERT INTO full_audit.dirty_documents (instance_id, document_id, marked_at) SELECT $1, unnest($2::text[]), $3
+       ON CONFLICT (instance_id, document_id) DO UPDATE SET marked_at = EXCLUDED.marked_at`,
+      [instanceId, documentIds, at],
+    );
+  }
+
+  async dirty(instanceId: string): Promise<DirtyDocument[]> {
+    const rows = await this.q<{ document_id: string; marked_at: Date }>(`SELECT document_id, marked_at FROM full_audit.dirty_documents WHERE instance_id = $1 ORDER BY document_id`, [instanceId]);
+    return rows.map((r) => ({ documentId: r.document_id, markedAt: r.marked_at }));
+  }
+
+  async clearDirty(instanceId: string, upTo: Date): Promise<void> {
+    await this.q(`DELETE FROM full_audit.dirty_documents WHERE instance_id = $1 AND marked_at <= $2`, [instanceId, upTo]);
+  }
+
+  async instancesWithDirty(before: Date): Promise<string[]> {
+    const rows = await this.q<{ instance_id: string }>(`SELECT DISTINCT instance_id FROM full_audit.dirty_documents WHERE marked_at < $1`, [before]);
+    return rows.map((r) => r.instance_id);
+  }
+}
+
+interface ScanRow {
+  id: string;
+  instance_id: string;
+  reason: string;
+  state: FullAuditScan['state'];
+  total: number;
+  chunks: number;
+  started_at: Date;
+  finished_at: Date | null;
+  findings: number | null;
+}
+
+const toScan = (r: ScanRow): FullAuditScan => ({ id: r.id, instanceId: r.instance_id, reason: r.reason, state: r.state, total: r.total, chunks: r.chunks, startedAt: r.started_at, finishedAt: r.finished_at, findings: r.findings });
+
+@Injectable()
+export class TypeOrmScanStore extends ScanStore {
+  private readonly q: Run;
+
+  constructor(uow: TypeOrmUnitOfWork) {
+    super();
+    this.q = runner(uow);
+  }
+
+  async start(s: FullAuditScan): Promise<{ started: boolean; scan: FullAuditScan }> {
+    const inserted = await this.q<ScanRow>(
+      `INSERT INTO full_audit.scans (id, instance_id, reason, state, total, chunks, started_at) VALUES ($1, $2, $3, 'RUNNING', $4, $5, $6)
+       ON CONFLICT (instance_id) WHERE state = 'RUNNING' DO NOTHING RETURNING *`,
+      [s.id, s.instanceId, s.reason, s.total, s.chunks, s.startedAt],
+    );
+    if (inserted.length === 1) return { started: true, scan: toScan(inserted[0]) };
+    const running = await this.running(s.instanceId);
+    return { started: false, scan: running ?? s };
+  }
+
+  async running(instanceId: string): Promise<FullAuditScan | null> {
+    const [row] = await this.q<ScanRow>(`SELECT * FROM full_audit.scans WHERE instance_id = $1 AND state = 'RUNNING'`, [instanceId]);
+    return row ? toScan(row) : null;
+  }
+
+  async lastCompleted(instanceId: string): Promise<FullAuditScan | null> {
+    const [row] = await this.q<ScanRow>(`SELECT * FROM full_audit.scans WHERE instance_id = $1 AND state = 'COMPLETED' ORDER BY finished_at DESC LIMIT 1`, [instanceId]);
+    return row ? toScan(row) : null;
+  }
+
+  async complete(scanId: string, at: Date, findings: number): Promise<void> {
+    await this.q(`UPDATE full_audit.scans SET state = 'COMPLETED', finished_at = $2, findings = $3 WHERE id = $1`, [scanId, at, findings]);
+  }
+
+  async chunkDone(scanId: string, chunk: number): Promise<number> {
+    await this.q(`INSERT INTO full_audit.scan_chunks (scan_id, chunk) VALUES ($1, $2) ON CONFLICT DO NOTHING`, [scanId, chunk]);
+    return this.chunksDone(scanId);
+  }
+
+  async chunksDone(scanId: string): Promise<number> {
+    const [row] = await this.q<{ n: string }>(`SELECT count(*) AS n FROM full_audit.scan_chunks WHERE scan_id = $1`, [scanId]);
+    return Number(row?.n ?? 0);
+  }
+
+  async dueForRescan(before: Date): Promise<string[]> {
+    const rows = await this.q<{ instance_id: string }>(
+      `SELECT instance_id FROM full_audit.scans GROUP BY instance_id
+        HAVING bool_and(state = 'COMPLETED') AND max(finished_at) < $1`,
+      [before],
+    );
+    return rows.map((r) => r.instance_id);
+  }
+}
