@@ -1,0 +1,85 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { DynamicModule, INestApplicationContext, Module } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { PERSISTENCE, repositoryContext } from '@svc/composition';
+import { loadConfig, PlatformCoreModule } from '@svc/config';
+import { DatabaseModule } from '@svc/database';
+import { claimsOfDocument } from '@svc/full-audit-core';
+import { CreateRepositoryInstance, IndexDocument, IngestDocument, ReadDocumentPassages } from '@svc/repository-core';
+import { Claim, ClaimContradiction, findContradictions } from '@svc/text';
+import { createTestDatabase, TestDatabase } from '@svc/test-kit';
+import { CorpusDocument, loadCorpus, ROOT } from './demo-corpus';
+import { loadDemoQuestions } from './question-sets';
+
+@Module({})
+class EvalRootModule {}
+
+/**
+ * The full audit as the service runs it (ANALYSIS.md §8): the documents ingested and indexed by the
+ * repository (its parser, its chunking into semantic nodes), read back through ReadDocumentPassages,
+ * claims per document with the document's own names (claimsOfDocument, what the scan jobs run), then
+ * the judge over all claims. full-audit-eval.spec.ts measures the same judge on whole sections; this one
+ * says what the chunking and per-document names change. Figures in tools/eval/README.md.
+ */
+describe('full-audit evaluation through the repository (rule-based judge, PostgreSQL)', () => {
+  let db: TestDatabase;
+  let app: INestApplicationContext;
+
+  async function scan(corpus: CorpusDocument[], name: string): Promise<{ claims: Claim[]; findings: ClaimContradiction[] }> {
+    const { instanceId } = await app.get(CreateRepositoryInstance).execute({ organizationId: 'org_eval', name });
+    const attempt = { attempt: 1, maxAttempts: 1, progress: async () => undefined };
+    const external = new Map<string, string>();
+    for (const doc of corpus) {
+      const ingested = await app.get(IngestDocument).execute(instanceId, { externalId: doc.externalId, name: doc.name, url: null, owner: null, mediaType: 'text/markdown', content: Buffer.from(doc.content, 'utf8') });
+      expect(await app.get(IndexDocument).execute({ instanceId, documentId: ingested.id, contentHash: ingested.content_hash }, attempt)).toBe('indexed');
+      external.set(ingested.id, doc.externalId);
+    }
+    const read = app.get(ReadDocumentPassages);
+    const documents = await read.read(instanceId, await read.liveIds(instanceId));
+    expect(documents).toHaveLength(corpus.length);
+    // Claims name their document by external id, as the answer keys do.
+    const claims = documents.flatMap((d) => claimsOfDocument(d).map((c) => ({ ...c, documentId: external.get(c.documentId)! })));
+    return { claims, findings: findContradictions(claims) };
+  }
+
+  beforeAll(async () => {
+    db = await createTestDatabase('postgres');
+    const config = loadConfig({ ...db.env, LOG_LEVEL: 'silent', DEMO_DATA: 'false' });
+    const module: DynamicModule = { module: EvalRootModule, imports: [PlatformCoreModule.forRoot(config), DatabaseModule.forRoot(PERSISTENCE), ...repositoryContext(config, { withControllers: false, runWorkers: false })] };
+    app = await NestFactory.createApplicationContext(module, { logger: false, abortOnError: false });
+  }, 120000);
+  afterAll(async () => {
+    await app?.close();
+    await db?.drop();
+  });
+
+  it('demo corpus: the planted contradictions the scan finds through semantic nodes', async () => {
+    const { claims, findings } = await scan(loadCorpus(), 'demo');
+    const planted = loadDemoQuestions().filter((q) => q.planted && q.sides);
+    const found = planted.filter((q) =>
+      findings.some((f) => {
+        const [a, b] = f.claims.map((c) => q.sides!.findIndex((side) => side.includes(c.documentId)));
+        return a >= 0 && b >= 0 && a !== b;
+      }),
+    );
+    console.log(`demo through the repository: claims ${claims.length}; findings ${findings.length}; planted found ${found.length}/${planted.length} (${found.map((q) => q.planted).join(', ')})`);
+    expect(found.length).toBeGreaterThanOrEqual(10);
+  }, 180000);
+
+  it('second corpus: its planted contradictions, and none of its scoped non-conflicts', async () => {
+    const directory = join(ROOT, 'tools', 'eval', 'full-audit-corpus');
+    const key = JSON.parse(readFileSync(join(directory, 'answer-key.json'), 'utf8')) as { contradictions: { id: string; sides: [string, string][] }[]; nonConflicts: { id: string; sides: [string, string][] }[] };
+    const { findings } = await scan(loadCorpus(directory), 'second');
+    const holds = (f: ClaimContradiction, sides: [string, string][]) => {
+      const on = (c: Claim, [doc, phrase]: [string, string]) => c.documentId === doc && (c.text.includes(phrase) || phrase.includes(c.text));
+      const [x, y] = f.claims;
+      return (on(x, sides[0]) && on(y, sides[1])) || (on(x, sides[1]) && on(y, sides[0]));
+    };
+    const found = key.contradictions.filter((e) => findings.some((f) => holds(f, e.sides)));
+    const raised = key.nonConflicts.filter((e) => findings.some((f) => holds(f, e.sides)));
+    console.log(`second corpus through the repository: findings ${findings.length}; planted found ${found.length}/${key.contradictions.length}; missed ${key.contradictions.filter((e) => !found.includes(e)).map((e) => e.id).join(', ')}; non-conflicts raised ${raised.map((e) => e.id).join(', ') || 'none'}`);
+    expect(raised).toEqual([]);
+    expect(found.length).toBeGreaterThanOrEqual(7);
+  }, 180000);
+});
