@@ -55,6 +55,14 @@ export interface DocumentClaims {
   changedAt: Date;
 }
 
+/** A block of the judge: the claims of one attribute sharing one subject stem. */
+export interface ClaimBlock {
+  attribute: string;
+  stem: string;
+}
+
+export const blockKey = (b: ClaimBlock): string => `${b.attribute}|${b.stem}`;
+
 /** A document whose claims changed since the last judgement (incremental rescans). */
 export interface DirtyDocument {
   documentId: string;
@@ -64,9 +72,17 @@ export interface DirtyDocument {
 export abstract class ClaimStore {
   /** The content versions read so far for these documents. */
   abstract contentHashes(instanceId: string, documentIds: string[]): Promise<Map<string, string>>;
+  /** Saves a document's claims and its blocks (attribute and subject stem, with how many claims each). */
   abstract save(instanceId: string, claims: DocumentClaims): Promise<void>;
   abstract remove(instanceId: string, documentIds: string[]): Promise<void>;
   abstract all(instanceId: string): Promise<DocumentClaims[]>;
+  abstract ofDocuments(instanceId: string, documentIds: string[]): Promise<DocumentClaims[]>;
+  /** The instance's claim count, and how many claims each of these stems appears in. */
+  abstract statistics(instanceId: string, stems: string[]): Promise<{ claims: number; documentFrequency: Map<string, number> }>;
+  /** How many claims each of these blocks holds over the instance. */
+  abstract blockSizes(instanceId: string, blocks: ClaimBlock[]): Promise<Map<string, number>>;
+  /** Documents with claims in these blocks. */
+  abstract documentsInBlocks(instanceId: string, blocks: ClaimBlock[]): Promise<string[]>;
   abstract markDirty(instanceId: string, documentIds: string[], at: Date): Promise<void>;
   abstract dirty(instanceId: string): Promise<DirtyDocument[]>;
   /** Clears the marks made at or before `upTo` (later marks were made after the judge read the claims). */

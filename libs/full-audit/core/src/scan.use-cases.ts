@@ -1,10 +1,10 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DocumentChangedPayload, FullAuditExtractPayload, FullAuditJudgePayload, FullAuditScanPayload, JOB_NAMES } from '@svc/contracts';
 import { ActivityLog, Clock, IdGenerator, JobQueue, UnitOfWork } from '@svc/kernel';
-import { findContradictions } from '@svc/text';
+import { CLAIM_JUDGE, findContradictions, informativeLimit } from '@svc/text';
 import { GetInstanceStep } from '@svc/workspace-core';
 import type { FullAuditConflict, FullAuditFinding } from './full-audit-conflict';
-import { ClaimStore, DocumentClaims, FullAuditChanges, FullAuditConflictRepository, QuestionLinks, ScanSource, ScanStore } from './full-audit.ports';
+import { blockKey, ClaimBlock, ClaimStore, DocumentClaims, FullAuditChanges, FullAuditConflictRepository, QuestionLinks, ScanSource, ScanStore } from './full-audit.ports';
 import { changedAtOf, claimsOfDocument, DocumentNames, findingOf } from './findings';
 import { planScan, ScanStep } from './scan-plan';
 
@@ -199,8 +199,8 @@ export class JudgeFullAudit {
   }
 
   private async judge(instanceId: string, organizationId: string, touching: Set<string> | null): Promise<{ found: number; summary: string }> {
-    const all = await this.claims.all(instanceId);
-    const contradictions = findContradictions(all.flatMap((d) => d.claims), touching ? { touching } : {});
+    const { documents: all, statistics } = await this.claimsToJudge(instanceId, touching);
+    const contradictions = findContradictions(all.flatMap((d) => d.claims), touching ? { touching, statistics } : {});
     const names = await this.namesOf([...new Set(contradictions.flatMap((c) => c.claims.map((claim) => claim.documentId)))], instanceId);
     const findings = contradictions.map((c) => findingOf(c, names));
     const existing = await this.conflicts.inScope(instanceId, touching ? [...touching] : null);
@@ -219,6 +219,26 @@ export class JudgeFullAudit {
     const summary = `${findings.length} found` + Object.entries(counts).map(([k, n]) => `, ${n} ${k}`).join('');
     this.logger.log({ instanceId, touching: touching?.size ?? 'all', claims: all.reduce((n, d) => n + d.claims.length, 0), summary }, 'full-audit judgement recorded');
     return { found: findings.length, summary };
+  }
+
+  /**
+   * Every claim for a full judgement. For an incremental one, only the changed documents and those
+   * sharing a block with them (blocks the judge would skip as too common or too large left out), with
+   * the repository's statistics, so the findings are those a full judgement would give for them.
+   */
+  private async claimsToJudge(instanceId: string, touching: Set<string> | null): Promise<{ documents: DocumentClaims[]; statistics?: { documentFrequency: Map<string, number>; claims: number } }> {
+    if (!touching) return { documents: await this.claims.all(instanceId) };
+    const changed = await this.claims.ofDocuments(instanceId, [...touching]);
+    const blocks = new Map<string, ClaimBlock>();
+    for (const c of changed.flatMap((d) => d.claims)) for (const stem of c.subject) blocks.set(blockKey({ attribute: c.attribute, stem }), { attribute: c.attribute, stem });
+    const own = await this.claims.statistics(instanceId, [...new Set([...blocks.values()].map((b) => b.stem))]);
+    const limit = informativeLimit(own.claims);
+    const informative = [...blocks.values()].filter((b) => (own.documentFrequency.get(b.stem) ?? 0) <= limit);
+    const sizes = await this.claims.blockSizes(instanceId, informative);
+    const near = await this.claims.documentsInBlocks(instanceId, informative.filter((b) => (sizes.get(blockKey(b)) ?? 0) <= CLAIM_JUDGE.maxBlockSize));
+    const documents = [...changed, ...(await this.claims.ofDocuments(instanceId, near.filter((id) => !touching.has(id))))];
+    const statistics = await this.claims.statistics(instanceId, [...new Set(documents.flatMap((d) => d.claims.flatMap((c) => c.subject)))]);
+    return { documents, statistics };
   }
 
   private async namesOf(documentIds: string[], instanceId: string): Promise<DocumentNames> {

@@ -41,8 +41,20 @@ export class CreateFullAuditSchema1763700001100 implements MigrationInterface {
       document_id text NOT NULL,
       content_hash text NOT NULL,
       claims jsonb NOT NULL,
+      claim_count integer NOT NULL,
       changed_at timestamptz NOT NULL,
       PRIMARY KEY (instance_id, document_id))`);
+    // The judge's blocks (attribute and subject stem) per document, with how many of its claims are in
+    // each: an incremental rescan reads only the documents sharing a block with the changed ones, and
+    // the repository's stem frequencies from here.
+    await q.query(`CREATE TABLE full_audit.claim_blocks (
+      instance_id text NOT NULL REFERENCES workspace.audit_instances(id) ON DELETE CASCADE,
+      document_id text NOT NULL,
+      attribute text NOT NULL,
+      stem text NOT NULL,
+      claims integer NOT NULL,
+      PRIMARY KEY (instance_id, document_id, attribute, stem))`);
+    await q.query(`CREATE INDEX full_audit_claim_blocks_stem ON full_audit.claim_blocks (instance_id, stem, attribute)`);
     await q.query(`CREATE TABLE full_audit.dirty_documents (
       instance_id text NOT NULL REFERENCES workspace.audit_instances(id) ON DELETE CASCADE,
       document_id text NOT NULL,

@@ -2,6 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { selectPage, TypeOrmUnitOfWork, updateVersioned } from '@svc/database';
 import type { Page, PageRequest } from '@svc/kernel';
 import {
+  blockKey,
+  ClaimBlock,
   ClaimStore,
   DirtyDocument,
   DocumentClaims,
@@ -150,6 +152,8 @@ interface ClaimsRow {
   changed_at: Date;
 }
 
+const toDocumentClaims = (r: ClaimsRow): DocumentClaims => ({ documentId: r.document_id, contentHash: r.content_hash, claims: r.claims, changedAt: r.changed_at });
+
 @Injectable()
 export class TypeOrmClaimStore extends ClaimStore {
   private readonly q: Run;
@@ -167,20 +171,68 @@ export class TypeOrmClaimStore extends ClaimStore {
 
   async save(instanceId: string, d: DocumentClaims): Promise<void> {
     await this.q(
-      `INSERT INTO full_audit.document_claims (instance_id, document_id, content_hash, claims, changed_at) VALUES ($1, $2, $3, $4, $5)
-       ON CONFLICT (instance_id, document_id) DO UPDATE SET content_hash = EXCLUDED.content_hash, claims = EXCLUDED.claims, changed_at = EXCLUDED.changed_at`,
-      [instanceId, d.documentId, d.contentHash, JSON.stringify(d.claims), d.changedAt],
+      `INSERT INTO full_audit.document_claims (instance_id, document_id, content_hash, claims, claim_count, changed_at) VALUES ($1, $2, $3, $4, $5, $6)
+       ON CONFLICT (instance_id, document_id) DO UPDATE SET content_hash = EXCLUDED.content_hash, claims = EXCLUDED.claims, claim_count = EXCLUDED.claim_count, changed_at = EXCLUDED.changed_at`,
+      [instanceId, d.documentId, d.contentHash, JSON.stringify(d.claims), d.claims.length, d.changedAt],
+    );
+    await this.q(`DELETE FROM full_audit.claim_blocks WHERE instance_id = $1 AND document_id = $2`, [instanceId, d.documentId]);
+    const blocks = new Map<string, { attribute: string; stem: string; claims: number }>();
+    for (const c of d.claims) {
+      for (const stem of new Set(c.subject)) {
+        const key = blockKey({ attribute: c.attribute, stem });
+        const block = blocks.get(key) ?? { attribute: c.attribute, stem, claims: 0 };
+        block.claims += 1;
+        blocks.set(key, block);
+      }
+    }
+    if (blocks.size === 0) return;
+    const rows = [...blocks.values()];
+    await this.q(
+      `INSERT INTO full_audit.claim_blocks (instance_id, document_id, attribute, stem, claims) SELECT $1, $2, a, s, n FROM unnest($3::text[], $4::text[], $5::int[]) AS t(a, s, n)`,
+      [instanceId, d.documentId, rows.map((r) => r.attribute), rows.map((r) => r.stem), rows.map((r) => r.claims)],
     );
   }
 
   async remove(instanceId: string, documentIds: string[]): Promise<void> {
     if (documentIds.length === 0) return;
     await this.q(`DELETE FROM full_audit.document_claims WHERE instance_id = $1 AND document_id = ANY($2)`, [instanceId, documentIds]);
+    await this.q(`DELETE FROM full_audit.claim_blocks WHERE instance_id = $1 AND document_id = ANY($2)`, [instanceId, documentIds]);
   }
 
   async all(instanceId: string): Promise<DocumentClaims[]> {
     const rows = await this.q<ClaimsRow>(`SELECT document_id, content_hash, claims, changed_at FROM full_audit.document_claims WHERE instance_id = $1 ORDER BY document_id`, [instanceId]);
-    return rows.map((r) => ({ documentId: r.document_id, contentHash: r.content_hash, claims: r.claims, changedAt: r.changed_at }));
+    return rows.map(toDocumentClaims);
+  }
+
+  async ofDocuments(instanceId: string, documentIds: string[]): Promise<DocumentClaims[]> {
+    if (documentIds.length === 0) return [];
+    const rows = await this.q<ClaimsRow>(`SELECT document_id, content_hash, claims, changed_at FROM full_audit.document_claims WHERE instance_id = $1 AND document_id = ANY($2) ORDER BY document_id`, [instanceId, documentIds]);
+    return rows.map(toDocumentClaims);
+  }
+
+  async statistics(instanceId: string, stems: string[]): Promise<{ claims: number; documentFrequency: Map<string, number> }> {
+    const [total] = await this.q<{ n: string | null }>(`SELECT sum(claim_count) AS n FROM full_audit.document_claims WHERE instance_id = $1`, [instanceId]);
+    const rows = stems.length === 0 ? [] : await this.q<{ stem: string; n: string }>(`SELECT stem, sum(claims) AS n FROM full_audit.claim_blocks WHERE instance_id = $1 AND stem = ANY($2) GROUP BY stem`, [instanceId, stems]);
+    return { claims: Number(total?.n ?? 0), documentFrequency: new Map(rows.map((r) => [r.stem, Number(r.n)])) };
+  }
+
+  async blockSizes(instanceId: string, blocks: ClaimBlock[]): Promise<Map<string, number>> {
+    if (blocks.length === 0) return new Map();
+    const rows = await this.q<{ attribute: string; stem: string; n: string }>(
+      `SELECT b.attribute, b.stem, sum(b.claims) AS n FROM full_audit.claim_blocks b JOIN unnest($2::text[], $3::text[]) AS k(attribute, stem) ON b.attribute = k.attribute AND b.stem = k.stem
+        WHERE b.instance_id = $1 GROUP BY b.attribute, b.stem`,
+      [instanceId, blocks.map((b) => b.attribute), blocks.map((b) => b.stem)],
+    );
+    return new Map(rows.map((r) => [blockKey(r), Number(r.n)]));
+  }
+
+  async documentsInBlocks(instanceId: string, blocks: ClaimBlock[]): Promise<string[]> {
+    if (blocks.length === 0) return [];
+    const rows = await this.q<{ document_id: string }>(
+      `SELECT DISTINCT b.document_id FROM full_audit.claim_blocks b JOIN unnest($2::text[], $3::text[]) AS k(attribute, stem) ON b.attribute = k.attribute AND b.stem = k.stem WHERE b.instance_id = $1`,
+      [instanceId, blocks.map((b) => b.attribute), blocks.map((b) => b.stem)],
+    );
+    return rows.map((r) => r.document_id);
   }
 
   async markDirty(instanceId: string, documentIds: string[], at: Date): Promise<void> {

@@ -1,5 +1,5 @@
-import type { Claim } from './claims';
-import { CLAIM_JUDGE, claimPairFingerprint, describeContradiction, findContradictions } from './find-contradictions';
+import { Claim, extractClaims } from './claims';
+import { blockKeys, CLAIM_JUDGE, claimPairFingerprint, claimStemFrequencies, describeContradiction, findContradictions } from './find-contradictions';
 
 /** Synthetic claims: `n` claims over `documents` documents, subjects drawn from a Zipf-like vocabulary, a few attributes and values. */
 function synthetic(n: number, documents: number, seed = 1): Claim[] {
@@ -64,5 +64,28 @@ describe('findContradictions at scale and incrementally', () => {
     const named = describeContradiction(f, new Map([['kd_a', 'customer-faq.md'], ['kd_b', 'refund-policy.md']]));
     expect(named.explanation).toBe('customer-faq.md says 14 days; refund-policy.md says 30 days.');
     expect(named.companionQuestions[0]).toBe('What is the right value for refunds order request: 14 days or 30 days?');
+  });
+});
+
+describe('findContradictions on part of the repository (incremental rescans)', () => {
+  it('gives the findings of the whole repository touching the changed documents, from their blocks and the repository statistics alone', () => {
+    const sentence = (doc: string, i: number, text: string) => extractClaims({ id: `${doc}#${i}`, documentId: doc, text, documentName: doc }, { language: 'en' });
+    const all = [
+      ...sentence('a', 0, 'Refunds of an order are processed within 30 days.'),
+      ...sentence('b', 0, 'Refunds of an order are processed within 14 days.'),
+      ...sentence('c', 0, 'Refunds of an order are processed within 21 days.'),
+      ...sentence('d', 0, 'Standard delivery of parcels takes 3 working days.'),
+      ...sentence('e', 0, 'Standard delivery of parcels takes 5 working days.'),
+      ...Array.from({ length: 40 }, (_, i) => sentence(`x${i}`, 0, `The meeting room ${i} seats ${i + 4} people on floor ${i % 3}.`)).flat(),
+    ];
+    const touching = new Set(['b']);
+    const whole = findContradictions(all, { touching });
+    const keys = new Set(all.filter((c) => touching.has(c.documentId)).flatMap(blockKeys));
+    const near = new Set(all.filter((c) => blockKeys(c).some((k) => keys.has(k))).map((c) => c.documentId));
+    const part = all.filter((c) => near.has(c.documentId));
+    expect(part.length).toBeLessThan(all.length / 4);
+    const fromPart = findContradictions(part, { touching, statistics: { documentFrequency: claimStemFrequencies(all), claims: all.length } });
+    expect(fromPart.map((f) => f.fingerprint).sort()).toEqual(whole.map((f) => f.fingerprint).sort());
+    expect(whole.map((f) => f.claims.map((c) => c.documentId).sort().join('-')).sort()).toEqual(['a-b', 'b-c']);
   });
 });

@@ -43,6 +43,13 @@ export interface FindContradictionsOptions {
    * frequencies are still computed over all the claims, so the findings are those of a full scan that touch them.
    */
   touching?: ReadonlySet<string>;
+  /**
+   * The repository's statistics when `claims` is only part of it (an incremental rescan reads the
+   * changed documents and those sharing a block with them): how many claims each subject stem appears
+   * in, and how many claims there are. With them, the findings touching `touching` are those of the
+   * whole repository. Default: computed over `claims`.
+   */
+  statistics?: { documentFrequency: ReadonlyMap<string, number>; claims: number };
 }
 
 /**
@@ -55,11 +62,10 @@ export interface FindContradictionsOptions {
  * something else). One finding per pair of documents and attribute, the closest pair of claims.
  */
 export function findContradictions(claims: readonly Claim[], options: FindContradictionsOptions = {}): ClaimContradiction[] {
-  const { touching } = options;
-  const df = new Map<string, number>();
-  for (const c of claims) for (const s of c.subject) df.set(s, (df.get(s) ?? 0) + 1);
+  const { touching, statistics } = options;
+  const df = new Map<string, number>(statistics?.documentFrequency ?? claimStemFrequencies(claims));
   // A small repository has no stems common enough to ignore.
-  const limit = Math.max(10, CLAIM_JUDGE.maxStemShare * claims.length);
+  const limit = informativeLimit(statistics?.claims ?? claims.length);
   const informative = claims.map((c) => new Set(c.subject.filter((s) => (df.get(s) ?? 0) <= limit)));
 
   // Blocking: attribute + informative stem → claims.
@@ -128,6 +134,23 @@ export function findContradictions(claims: readonly Claim[], options: FindContra
     if (!agreeing.has(i)) out.push({ ...c, ...describeContradiction(c) });
   }
   return out;
+}
+
+/** How many claims each subject stem appears in (the judge's document frequencies). */
+export function claimStemFrequencies(claims: readonly Claim[]): Map<string, number> {
+  const df = new Map<string, number>();
+  for (const c of claims) for (const s of c.subject) df.set(s, (df.get(s) ?? 0) + 1);
+  return df;
+}
+
+/** A stem in more claims than this says nothing about what a claim is about. */
+export function informativeLimit(claimCount: number): number {
+  return Math.max(10, CLAIM_JUDGE.maxStemShare * claimCount);
+}
+
+/** The blocks a claim belongs to (attribute and subject stem): two claims are compared only when they share one. */
+export function blockKeys(claim: Pick<Claim, 'attribute' | 'subject'>): string[] {
+  return claim.subject.map((s) => `${claim.attribute}|${s}`);
 }
 
 function byCloseness(x: ClaimContradiction, y: ClaimContradiction): number {
