@@ -61,7 +61,12 @@ describe('robustness of the standalone service', () => {
     expect(sideOf(/^Refund policy$/i)).toBeGreaterThanOrEqual(0);
     expect(sideOf(/FAQ/i)).toBeGreaterThanOrEqual(0);
     expect(sideOf(/^Refund policy$/i)).not.toBe(sideOf(/FAQ/i));
-  }, 150000);
+    // The full audit scans the whole repository on its own: the refund contradiction is among its findings too.
+    await waitFor(async () => ((await post(`${service.urls.audit}/audit/full-audit/have-to-show`, { instance_id: demo }, adminKey)).body.response.show ? true : undefined), 90000, 'the demo full scan');
+    const scanned = (await post(`${service.urls.audit}/audit/full-audit/list`, { instance_id: demo, limit: 100 }, adminKey)).body.response;
+    expect(scanned.total).toBeGreaterThanOrEqual(10);
+    expect(scanned.items.some((c: Json) => c.documents.some((d: Json) => /^Refund policy$/i.test(d.document_name)) && c.documents.some((d: Json) => /FAQ/i.test(d.document_name)))).toBe(true);
+  }, 240000);
 
   const implemented = Object.entries(AUDIT_OPERATIONS).filter(([name]) => name.startsWith('audit_instance_') || name.startsWith('audit_user_'));
   const hostileBodies: unknown[] = [

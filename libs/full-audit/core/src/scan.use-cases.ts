@@ -29,6 +29,8 @@ export class FullAuditSettings {
 }
 
 const judgeJob = (instanceId: string) => ({ dedupeKey: `full-audit.judge:${instanceId}`, delayMs: FULL_AUDIT_SCAN.judgeDelayMs });
+/** One queued full scan per instance: a change before the first scan, the schedule and a sweep on another replica ask once. */
+const scanJob = (instanceId: string) => ({ dedupeKey: `full-audit.scan:${instanceId}` });
 /** Let the event loop serve requests between two documents (claim extraction is CPU work). */
 const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -139,7 +141,7 @@ export class RescanChangedDocument {
   async execute(payload: DocumentChangedPayload): Promise<string> {
     if ((await this.steps.execute(payload.instanceId)) !== 'RUNNING_PHASE') return 'not_running';
     if (!(await this.scans.lastCompleted(payload.instanceId)) && !(await this.scans.running(payload.instanceId))) {
-      await this.uow.run(() => this.jobs.enqueue(JOB_NAMES.fullAuditScan, { instanceId: payload.instanceId, reason: 'instance' }));
+      await this.uow.run(() => this.jobs.enqueue(JOB_NAMES.fullAuditScan, { instanceId: payload.instanceId, reason: 'instance' }, scanJob(payload.instanceId)));
       return 'full_scan_queued';
     }
     return this.extract.execute({ instanceId: payload.instanceId, scan: null, documentIds: [payload.documentId] });
@@ -328,7 +330,7 @@ export class SweepFullAudit {
     const due = this.settings.rescanHours > 0 ? await this.scans.dueForRescan(new Date(now - this.settings.rescanHours * 3_600_000)) : [];
     await this.uow.run(async () => {
       for (const instanceId of waiting) await this.jobs.enqueue(JOB_NAMES.fullAuditJudge, { instanceId }, judgeJob(instanceId));
-      for (const instanceId of due) await this.jobs.enqueue(JOB_NAMES.fullAuditScan, { instanceId, reason: 'schedule' }, { dedupeKey: `full-audit.scan:${instanceId}` });
+      for (const instanceId of due) await this.jobs.enqueue(JOB_NAMES.fullAuditScan, { instanceId, reason: 'schedule' }, scanJob(instanceId));
     });
     return { judged: waiting.length, rescans: due.length };
   }
