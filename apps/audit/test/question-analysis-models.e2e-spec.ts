@@ -22,6 +22,11 @@ function groundedModel(system: string, prompt: string): unknown {
     return { answers: extractAnswers(question, excerptsOf(prompt)).map((a) => ({ excerpt_id: a.passageId, quote: a.text, value: a.display, scope: a.scope, confidence: a.confidence })) };
   }
   if (system.startsWith('An auditor')) return { questions: [] };
+  if (system.startsWith('You check candidate contradictions')) {
+    // The full audit's judge: every pair is a contradiction, except statements of a draft (a case the rules cannot tell).
+    const pairs = [...prompt.matchAll(/<pair id="([^"]*)"[^>]*>([\s\S]*?)<\/pair>/g)];
+    return { verdicts: pairs.map(([, id, body]) => ({ pair_id: unescape(id), contradiction: !/draft/i.test(body), reason: /draft/i.test(body) ? 'A draft states no rule.' : 'Same case, different values.' })) };
+  }
   if (system.startsWith('You help a company')) {
     const figure = /^Expert answer: .*?(\d+)/m.exec(prompt)?.[1] ?? '';
     return {
@@ -186,5 +191,21 @@ describe.each(PROVIDERS.map((p) => [p.name, p] as const))('question analysis thr
     await service.restart();
     expect(await settled(refundQuestion, 90000)).toBe('CONFLICTS');
     expect((await conflictsOf(refundQuestion)).map((c) => c.id)).toEqual(conflictsBefore);
+  }, 180000);
+
+  it('the full audit asks the model to confirm its candidates: a confirmed pair is raised, a rejected one is not', async () => {
+    await ingest('parking.md', '# Parking\n\nVisitor parking costs 4 EUR per hour.');
+    await ingest('reception.md', '# Parking\n\nVisitor parking costs 6 EUR per hour.');
+    await ingest('lockers.md', '# Lockers\n\nIn the draft plan a locker rental costs 2 EUR per day.');
+    await ingest('facilities.md', '# Lockers\n\nIn the draft plan a locker rental costs 3 EUR per day.');
+    const list = async () => (await audit('/audit/full-audit/list', { instance_id: instanceId, state_in: [] })).body.response.items as Json[];
+    const about = (items: Json[], text: string) => items.filter((c) => c.excerpts.some((e: Json) => e.text.includes(text)));
+    await waitFor(async () => (about(await list(), 'parking').length > 0 ? true : undefined), 90000, 'the parking conflict');
+    // Both pairs reached the model; only the confirmed one is in the worklist.
+    await waitFor(async () => (provider.prompts().some((p) => p.system.startsWith('You check candidate contradictions') && p.user.includes('locker rental')) ? true : undefined), 90000, 'the locker pair judged by the model');
+    await new Promise((r) => setTimeout(r, 2000));
+    const items = await list();
+    expect(about(items, 'parking')).toHaveLength(1);
+    expect(about(items, 'locker')).toHaveLength(0);
   }, 180000);
 });

@@ -7,3 +7,5 @@ export * from './scan-plan';
 export * from './scan.use-cases';
 export * from './full-audit-views';
 export * from './full-audit.use-cases';
+export * from './judge/claim-judge';
+export * from './judge/claim-judge-prompt';

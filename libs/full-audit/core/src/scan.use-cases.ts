@@ -6,6 +6,7 @@ import { GetInstanceStep } from '@svc/workspace-core';
 import type { FullAuditConflict, FullAuditFinding } from './full-audit-conflict';
 import { blockKey, ClaimBlock, ClaimStore, DocumentClaims, FullAuditChanges, FullAuditConflictRepository, QuestionLinks, ScanSource, ScanStore } from './full-audit.ports';
 import { changedAtOf, claimsOfDocument, DocumentNames, findingOf } from './findings';
+import { ClaimJudge } from './judge/claim-judge';
 import { planScan, ScanStep } from './scan-plan';
 
 /** How scans are cut into jobs. */
@@ -166,6 +167,7 @@ export class JudgeFullAudit {
     private readonly conflicts: FullAuditConflictRepository,
     private readonly source: ScanSource,
     private readonly links: QuestionLinks,
+    private readonly judgeModel: ClaimJudge,
     private readonly activity: ActivityLog,
     private readonly ids: IdGenerator,
     private readonly clock: Clock,
@@ -206,7 +208,11 @@ export class JudgeFullAudit {
     const names = await this.namesOf([...new Set(contradictions.flatMap((c) => c.claims.map((claim) => claim.documentId)))], instanceId);
     const findings = contradictions.map((c) => findingOf(c, names));
     const existing = await this.conflicts.inScope(instanceId, touching ? [...touching] : null);
-    const steps = planScan(existing, findings, changedAtOf(all));
+    const planned = planScan(existing, findings, changedAtOf(all));
+    // The model (when configured) confirms what would be raised: new findings and those coming back; the others were raised before.
+    const raised = planned.flatMap((step) => (step.kind === 'insert' ? [step.finding] : step.kind === 'move' && step.finding && step.event === 'returned' ? [step.finding] : []));
+    const confirmed = raised.length > 0 ? await this.judgeModel.confirm(raised) : new Set<string>();
+    const steps = planned.filter((step) => !(step.kind === 'insert' || (step.kind === 'move' && step.event === 'returned')) || confirmed.has((step.kind === 'insert' ? step.finding : step.conflict).fingerprint));
     const links = await this.linksOf(instanceId, steps);
     const counts: Record<string, number> = {};
     for (let i = 0; i < steps.length; i += FULL_AUDIT_SCAN.writeBatch) {

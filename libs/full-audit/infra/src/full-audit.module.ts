@@ -1,6 +1,9 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '@svc/config';
+import { LanguageModel } from '@svc/kernel';
+import { LlmModule } from '@svc/llm';
 import {
+  ClaimJudge,
   ClaimStore,
   ExtractClaims,
   FullAuditConflictRepository,
@@ -11,9 +14,11 @@ import {
   HaveToShowFullAudit,
   JudgeFullAudit,
   ListFullAuditConflicts,
+  ModelClaimJudge,
   MoveFullAuditConflict,
   QuestionLinks,
   RescanChangedDocument,
+  RuleBasedClaimJudge,
   ScanSource,
   ScanStore,
   SetFullAuditAnswer,
@@ -52,7 +57,7 @@ export class FullAuditModule {
   static forRoot(options: { withControllers: boolean; withJobHandlers: boolean; uses: DynamicModule[] }): DynamicModule {
     return {
       module: FullAuditModule,
-      imports: options.uses,
+      imports: [LlmModule.forRoot(), ...options.uses],
       controllers: options.withControllers ? [FullAuditController] : [],
       providers: [
         { provide: FullAuditConflictRepository, useClass: TypeOrmFullAuditConflictRepository },
@@ -60,6 +65,8 @@ export class FullAuditModule {
         { provide: ScanStore, useClass: TypeOrmScanStore },
         { provide: ScanSource, useClass: LocalScanSource },
         { provide: QuestionLinks, useClass: QuestionConflictLinks },
+        // The configured model confirms the rule-based judge's candidates; without one, they are the findings.
+        { provide: ClaimJudge, inject: [LanguageModel], useFactory: (m: LanguageModel) => (m.configured ? new ModelClaimJudge(m) : new RuleBasedClaimJudge()) },
         { provide: FullAuditSettings, inject: [APP_CONFIG], useFactory: (c: AppConfig) => new FullAuditSettings(c.FULL_AUDIT_RESCAN_HOURS, c.FULL_AUDIT_CHUNK_DOCUMENTS) },
         ...USE_CASES,
         ...(options.withJobHandlers ? [FullAuditScanJobHandler, FullAuditExtractJobHandler, FullAuditJudgeJobHandler, FullAuditDocumentChangedJobHandler, FullAuditSweeper] : []),
