@@ -4,12 +4,13 @@ import type { DocumentClaims, ScannedDocument } from './full-audit.ports';
 
 /**
  * The claims of one document (ANALYSIS.md §4 step 1): each passage read with its heading path, in the
- * document's language; proper names are the document's own (a product, a site), those of its name
- * scope every claim. Pure.
+ * document's language; proper names are those its body writes as names (a product, a site), and those
+ * of its title among them scope every claim. Pure.
  */
 export function claimsOfDocument(document: ScannedDocument): Claim[] {
   const texts = document.passages.map((p) => p.text);
-  const names = properNames([document.name, ...texts]);
+  // Names are read from the body: title-case headings and the document's title name no one ("Expense Reimbursement Rules").
+  const names = properNames(texts.map((t) => t.split('\n').filter((line) => !/^\s*#/u.test(line)).join('\n')));
   const entity = namesOf(document.name, names);
   const language = detectLanguage(texts.join('\n').slice(0, 4000));
   return document.passages.flatMap((p) => {

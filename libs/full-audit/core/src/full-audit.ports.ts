@@ -91,7 +91,7 @@ export abstract class ClaimStore {
   abstract instancesWithDirty(before: Date): Promise<string[]>;
 }
 
-export type ScanState = 'RUNNING' | 'COMPLETED';
+export type ScanState = 'RUNNING' | 'COMPLETED' | 'ABANDONED';
 
 export interface FullAuditScan {
   id: string;
@@ -115,6 +115,10 @@ export abstract class ScanStore {
   /** Records that a chunk was read (idempotent) and returns how many chunks are read. */
   abstract chunkDone(scanId: string, chunk: number): Promise<number>;
   abstract chunksDone(scanId: string): Promise<number>;
+  /** Instances with a running scan started before `before` whose chunks are all read. */
+  abstract readToJudge(before: Date): Promise<string[]>;
+  /** Marks scans still running since before `startedBefore` ABANDONED; returns how many. */
+  abstract abandonStale(startedBefore: Date, at: Date): Promise<number>;
   /** Instances whose last completed full scan finished before `before` and that run none now. */
   abstract dueForRescan(before: Date): Promise<string[]>;
 }

@@ -5,7 +5,7 @@ import type { AnswerKind, DraftRecommendation, ExtractedAnswer, Passage } from '
 import { AuditInstanceAccess, DocumentVisibility, GetInstanceStep } from '@svc/workspace-core';
 import type { CompanionRecommendation, FullAuditConflict, FullAuditState } from './full-audit-conflict';
 import { concurrentFullAuditEdit, forbiddenFullAuditMove, fullAuditConflictNotFound } from './full-audit.errors';
-import { FullAuditChanges, FullAuditConflictRepository, ScanStore, Visible } from './full-audit.ports';
+import { FullAuditChanges, FullAuditConflictRepository, ScanState, ScanStore, Visible } from './full-audit.ports';
 import { FullAuditMove, fullAuditTransition } from './full-audit.states';
 import { CompanionRecommendationView, FullAuditConflictView, FullAuditViews, isVisibleFullAudit, recommendationViewOf } from './full-audit-views';
 
@@ -95,7 +95,7 @@ export class GetFullAuditConflict {
 }
 
 export interface FullAuditScanProgress {
-  state: 'RUNNING' | 'COMPLETED';
+  state: ScanState;
   reason: string;
   documents: number;
   chunks: number;

@@ -17,6 +17,8 @@ export const FULL_AUDIT_SCAN = {
   judgeDelayMs: 500,
   /** Incremental judgements an incremental job runs at most before it leaves the rest to the next. */
   maxRounds: 5,
+  /** A scan still RUNNING this long after it started is abandoned by the sweep (a chunk failed for good). */
+  staleAfterHours: 6,
 };
 
 /** How scans run, from configuration. */
@@ -152,9 +154,9 @@ export class RescanChangedDocument {
 /**
  * Judges the claims (job `full-audit.judge`, ANALYSIS.md §4 steps 2-4): once every chunk of a running
  * full scan is read, the whole repository, reconciled with every stored conflict, and the scan
- * completes; otherwise the documents marked as changed, reconciled with the conflicts touching them.
- * The judge reads every claim of the instance (document frequencies are the repository's) and keeps
- * the findings touching the changed documents. Outcome: counts of what changed.
+ * completes; otherwise the documents marked as changed, reconciled with the conflicts touching them
+ * (read with the documents sharing a block with them and the repository's statistics, so the findings
+ * are those of a full judgement). Outcome: counts of what changed.
  */
 @Injectable()
 export class JudgeFullAudit {
@@ -330,14 +332,17 @@ export class SweepFullAudit {
     private readonly uow: UnitOfWork,
   ) {}
 
-  async execute(): Promise<{ judged: number; rescans: number }> {
+  async execute(): Promise<{ judged: number; rescans: number; abandoned: number }> {
     const now = this.clock.now().getTime();
-    const waiting = await this.claims.instancesWithDirty(new Date(now - 5_000));
+    // Changes left marked, and full scans whose chunks are all read, when their judgement job was refused as a duplicate of one finishing.
+    const waiting = [...new Set([...(await this.claims.instancesWithDirty(new Date(now - 5_000))), ...(await this.scans.readToJudge(new Date(now - 5_000)))])];
+    // A scan whose chunk failed for good (its job out of attempts) would block every later one: it is abandoned, the next scan reads again.
+    const abandoned = await this.scans.abandonStale(new Date(now - FULL_AUDIT_SCAN.staleAfterHours * 3_600_000), this.clock.now());
     const due = this.settings.rescanHours > 0 ? await this.scans.dueForRescan(new Date(now - this.settings.rescanHours * 3_600_000)) : [];
     await this.uow.run(async () => {
       for (const instanceId of waiting) await this.jobs.enqueue(JOB_NAMES.fullAuditJudge, { instanceId }, judgeJob(instanceId));
       for (const instanceId of due) await this.jobs.enqueue(JOB_NAMES.fullAuditScan, { instanceId, reason: 'schedule' }, scanJob(instanceId));
     });
-    return { judged: waiting.length, rescans: due.length };
+    return { judged: waiting.length, rescans: due.length, abandoned };
   }
 }

@@ -106,8 +106,8 @@ export class FullAuditSweeper implements OnApplicationBootstrap, OnModuleDestroy
     if (this.running) return;
     this.running = true;
     try {
-      const { judged, rescans } = await this.sweep.execute();
-      if (judged + rescans > 0) this.logger.log({ judged, rescans }, 'full-audit sweep queued work');
+      const { judged, rescans, abandoned } = await this.sweep.execute();
+      if (judged + rescans + abandoned > 0) this.logger.log({ judged, rescans, abandoned }, 'full-audit sweep queued work');
     } catch (error) {
       this.logger.warn({ error: loggableError(error) }, 'full-audit sweep failed; the next one retries');
     } finally {

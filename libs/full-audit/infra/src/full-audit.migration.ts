@@ -64,7 +64,7 @@ export class CreateFullAuditSchema1763700001100 implements MigrationInterface {
       id text PRIMARY KEY,
       instance_id text NOT NULL REFERENCES workspace.audit_instances(id) ON DELETE CASCADE,
       reason text NOT NULL,
-      state text NOT NULL CHECK (state IN ('RUNNING', 'COMPLETED')),
+      state text NOT NULL CHECK (state IN ('RUNNING', 'COMPLETED', 'ABANDONED')),
       total integer NOT NULL,
       chunks integer NOT NULL,
       started_at timestamptz NOT NULL,

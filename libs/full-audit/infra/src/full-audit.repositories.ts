@@ -317,10 +317,23 @@ export class TypeOrmScanStore extends ScanStore {
     return Number(row?.n ?? 0);
   }
 
+  async readToJudge(before: Date): Promise<string[]> {
+    const rows = await this.q<{ instance_id: string }>(
+      `SELECT s.instance_id FROM full_audit.scans s WHERE s.state = 'RUNNING' AND s.started_at < $1 AND (SELECT count(*) FROM full_audit.scan_chunks c WHERE c.scan_id = s.id) >= s.chunks`,
+      [before],
+    );
+    return rows.map((r) => r.instance_id);
+  }
+
+  async abandonStale(startedBefore: Date, at: Date): Promise<number> {
+    const rows = await this.q<{ id: string }>(`WITH abandoned AS (UPDATE full_audit.scans SET state = 'ABANDONED', finished_at = $2 WHERE state = 'RUNNING' AND started_at < $1 RETURNING id) SELECT id FROM abandoned`, [startedBefore, at]);
+    return rows.length;
+  }
+
   async dueForRescan(before: Date): Promise<string[]> {
     const rows = await this.q<{ instance_id: string }>(
       `SELECT instance_id FROM full_audit.scans GROUP BY instance_id
-        HAVING bool_and(state = 'COMPLETED') AND max(finished_at) < $1`,
+        HAVING bool_and(state <> 'RUNNING') AND max(finished_at) FILTER (WHERE state = 'COMPLETED') < $1`,
       [before],
     );
     return rows.map((r) => r.instance_id);
