@@ -82,6 +82,18 @@ describe('typed values and their canonical keys', () => {
     expect(value).toMatchObject({ kind: 'recurrence', comparable: false });
   });
 
+  it('still reads each kind of value now that each model runs only when its prefilter says it may match', () => {
+    const read = (text: string, language: 'en' | 'fr') => extractValues(text, language).map((v) => [v.kind, v.text, v.key]);
+    expect(read('14 days', 'en')).toEqual([['duration', '14 days', 'duration:P14D']]);
+    expect(read('€25', 'en')).toEqual([['amount', '€25', 'amount:EUR:25']]);
+    expect(read('30 %', 'en')).toEqual([['percentage', '30 %', 'percentage:30']]);
+    expect(read('9:00 to 17:30', 'en')).toEqual([['time-range', '9:00 to 17:30', 'time-range:09:00-17:30']]);
+    expect(read('5 kg', 'en')).toEqual([['quantity', '5 kg', 'quantity:kilogram:5']]);
+    expect(read('30 jours ouvrés', 'fr')).toEqual([['duration', '30 jours ouvrés', 'duration:P30WD']]);
+    expect(read('le 5 mars 2024', 'fr')).toEqual([['date', '5 mars 2024', 'date:2024-03-05']]);
+    expect(read('Security badges must be worn at all times.', 'en')).toEqual([]);
+  });
+
   it('property: any whole number of weeks equals seven times as many days, in English and French', () => {
     const next = random(7);
     for (let i = 0; i < 20; i++) {

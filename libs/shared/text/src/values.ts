@@ -1,5 +1,6 @@
 import { Culture, recognizeCurrency, recognizeDateTime, recognizeDimension, recognizeNumber, recognizePercentage } from '@microsoft/recognizers-text-suite';
 import type { Language } from './language';
+import { mayHoldAmount, mayHoldDateTime, mayHoldPercentage, mayHoldQuantity } from './value-prefilters';
 
 type ModelResult = ReturnType<typeof recognizeNumber>[number];
 
@@ -30,13 +31,34 @@ const CULTURES: Record<Language, string> = { en: Culture.English, fr: Culture.Fr
 /** Seconds in a day: durations of whole days are keyed in days, so weeks and days compare. */
 const DAY = 86_400;
 
+/** Texts read recently (a scan reads the same boilerplate sentences often, an evaluation the same passages for each question). */
+const MEMO_SIZE = 2000;
+const memo = new Map<string, TypedValue[]>();
+
 /**
  * The amounts, percentages, durations, dates and date ranges, times and opening hours, quantities with
  * units and other numbers a text states, in order, each character in one value at most (the most
  * specific reading wins: "150 EUR" is an amount, not a number). Built on Microsoft's
  * recognizers-text (`@microsoft/recognizers-text-suite`), English and French.
+ *
+ * Each model runs only when a prefilter (value-prefilters.ts) says it may find something, and the last
+ * {@link MEMO_SIZE} texts read are remembered for the day (relative dates resolve against today).
  */
 export function extractValues(text: string, language: Language): TypedValue[] {
+  const key = `${new Date().toISOString().slice(0, 10)}\u0000${language}\u0000${text}`;
+  let values = memo.get(key);
+  if (values) {
+    // Most recently used last, so the first key is the one to forget.
+    memo.delete(key);
+  } else {
+    values = readValues(text, language);
+    if (memo.size >= MEMO_SIZE) memo.delete(memo.keys().next().value as string);
+  }
+  memo.set(key, values);
+  return values.map((v) => ({ ...v }));
+}
+
+function readValues(text: string, language: Language): TypedValue[] {
   const culture = CULTURES[language];
   const found: TypedValue[] = [];
   const taken: [number, number][] = [];
@@ -51,11 +73,11 @@ export function extractValues(text: string, language: Language): TypedValue[] {
       found.push({ ...value, text: text.slice(start, end), start, end });
     }
   };
-  take(percentages(text, culture), percentageOf);
-  take(recognizeCurrency(text, culture), (r) => amountOf(r, culture));
+  take(percentages(text, language), percentageOf);
+  if (mayHoldAmount(text)) take(recognizeCurrency(text, culture), (r) => amountOf(r, culture));
   // Before the date models, which read "30 jours ouvrés" as 30 calendar days.
   take(workingDays(text), (r) => ({ kind: 'duration', key: `duration:P${canonicalNumber(Number(r.resolution?.value))}WD`, comparable: true }));
-  take(
+  if (mayHoldDateTime(text, language)) take(
     // "may" in lower case is the verb, not the month.
     dateTimes(text, culture, taken).filter((r) => !isBareUnit(r, text) && r.text !== 'may'),
     (r) => {
@@ -64,7 +86,7 @@ export function extractValues(text: string, language: Language): TypedValue[] {
       return reading && (reading.kind === 'date' || reading.kind === 'date-range') && !/\d{4}/.test(r.text) && !/^date-range:\(XXXX-WXX/.test(reading.key) ? { ...reading, comparable: false } : reading;
     },
   );
-  take(recognizeDimension(text, culture), quantityOf);
+  if (mayHoldQuantity(text)) take(recognizeDimension(text, culture), quantityOf);
   take(recognizeNumber(text, culture), numberOf);
   return found.sort((a, b) => a.start - b.start);
 }
@@ -83,13 +105,15 @@ const ISO_OF_UNIT: Record<string, string> = { Euro: 'EUR', Dollar: 'USD', 'Unite
  * Percentages, with French "pour cent" read like "%" (the French model only knows the sign): the
  * words are replaced by "%" and spaces, so offsets stay those of the text.
  */
-function percentages(text: string, culture: string): ModelResult[] {
-  if (culture !== Culture.French) return recognizePercentage(text, culture);
+function percentages(text: string, language: Language): ModelResult[] {
+  const culture = CULTURES[language];
+  if (language !== 'fr') return mayHoldPercentage(text, language) ? recognizePercentage(text, culture) : [];
   const spans: [number, number][] = [];
   const masked = text.replace(/pour\s?cent\b/giu, (words, at: number) => {
     spans.push([at, at + words.length]);
     return '%'.padEnd(words.length, ' ');
   });
+  if (!mayHoldPercentage(masked, language)) return [];
   return recognizePercentage(masked, culture).map((r) => {
     const span = spans.find(([start]) => start === r.end);
     return span ? { ...r, end: span[1] - 1 } : r;
