@@ -26,18 +26,15 @@ function synthetic(n: number, documents: number, seed = 1): Claim[] {
 }
 
 describe('findContradictions at scale and incrementally', () => {
-  it('scans 100,000 claims in near-linear time (blocks capped) and judges only pairs touching given documents', () => {
-    const claims = synthetic(100_000, 5_000);
-    const heapBefore = process.memoryUsage().heapUsed;
-    const t0 = Date.now();
+  // Speed at scale is the benchmark's (tools/bench full-audit: 102,697 claims judged in 17 s at 10,000 documents), not a timed test.
+  it('judges only pairs touching given documents, with the findings of the full scan that touch them (20,000 synthetic claims)', () => {
+    const claims = synthetic(20_000, 1_000);
     const all = findContradictions(claims);
-    const ms = Date.now() - t0;
-    const heapMb = (process.memoryUsage().heapUsed - heapBefore) / 2 ** 20;
-    console.log(`100,000 synthetic claims: ${ms} ms, ${all.length} findings, heap +${heapMb.toFixed(0)} MiB (block cap ${CLAIM_JUDGE.maxBlockSize})`);
-    expect(ms).toBeLessThan(60_000);
-    // Incremental: the findings touching d7 are exactly those of the full scan that touch d7.
-    const touching = new Set(['d7']);
+    expect(all.length).toBeGreaterThan(0);
+    // Incremental: the findings touching one document are exactly those of the full scan that touch it.
+    const touching = new Set([all[0].claims[0].documentId]);
     const some = findContradictions(claims, { touching });
+    expect(some.length).toBeGreaterThan(0);
     expect(some.every((f) => f.claims.some((c) => touching.has(c.documentId)))).toBe(true);
     expect(some.map((f) => f.fingerprint).sort()).toEqual(all.filter((f) => f.claims.some((c) => touching.has(c.documentId))).map((f) => f.fingerprint).sort());
   }, 120_000);
