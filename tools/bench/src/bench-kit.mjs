@@ -1,5 +1,6 @@
 // Helpers shared by the benchmarks: percentiles, rounding, CPU accounting from /proc, the commit, progress bars.
 import { execFileSync } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { arch, cpus, loadavg, platform, release, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -18,6 +19,37 @@ export function requireBuilt(hint = 'run `npm run build` first') {
     console.error(`dist/ is missing: ${hint}.`);
     process.exit(1);
   }
+}
+
+/** Stops the run unless every BENCH_DATABASES value is a known database. */
+export function checkDatabases(databases) {
+  for (const db of databases) {
+    if (db !== 'embedded' && db !== 'postgres') throw new Error(`BENCH_DATABASES: unknown database "${db}" (embedded, postgres)`);
+  }
+}
+
+/** What an in-process use case needs as its job context: one attempt, no progress reporting. */
+export const STUB_ATTEMPT = { attempt: 1, maxAttempts: 1, progress: async () => undefined };
+
+/**
+ * The built workspace for in-process benchmarks (stops the run unless built): `require` for dist/ files, and
+ * `workersModule(env)`, the Nest module of the contexts the workers app assembles, with no HTTP and no job workers.
+ */
+export function builtWorkspace() {
+  requireBuilt();
+  const require = createRequire(import.meta.url);
+  require('reflect-metadata');
+  const { Module } = require('@nestjs/common');
+  const { PERSISTENCE, appContexts } = require(distFile('libs', 'composition', 'src', 'index.js'));
+  const { loadConfig, PlatformCoreModule } = require(distFile('libs', 'platform', 'config', 'src', 'index.js'));
+  const { DatabaseModule } = require(distFile('libs', 'platform', 'database', 'src', 'index.js'));
+  class BenchRootModule {}
+  Module({})(BenchRootModule);
+  const workersModule = (env) => {
+    const config = loadConfig({ ...env, LOG_LEVEL: 'silent', DEMO_DATA: 'false', JOBS_ENABLED: 'false' });
+    return { config, module: { module: BenchRootModule, imports: [PlatformCoreModule.forRoot(config), DatabaseModule.forRoot(PERSISTENCE), ...appContexts(config, { auditApi: false, retrievalApi: false, runWorkers: false }).modules] } };
+  };
+  return { require, workersModule };
 }
 
 /** A number from the environment, or `fallback`; a bad value stops the run naming the variable. */

@@ -33,12 +33,11 @@ import { randomBytes } from 'node:crypto';
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { cpus } from 'node:os';
 import { relative } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { clearInterval, clearTimeout, setInterval, setTimeout } from 'node:timers';
-import { distFile, envNumber, gitCommit, latencySummary, machineInfo, machineTicks, processCpuSeconds, progressBar, requireBuilt, ROOT, round, writeResults } from './bench-kit.mjs';
+import { builtWorkspace, checkDatabases, distFile, envNumber, gitCommit, latencySummary, machineInfo, machineTicks, processCpuSeconds, progressBar, ROOT, round, STUB_ATTEMPT, writeResults } from './bench-kit.mjs';
 import { Corpus, mulberry32 } from './corpus.mjs';
 
 const envInteger = (name, fallback, options = {}) => envNumber(name, fallback, { integer: true, ...options });
@@ -64,38 +63,18 @@ const settings = {
 };
 if (settings.sizes.length === 0) throw new Error('BENCH_SIZES: give one or more document counts, e.g. 1000,10000');
 if (settings.sizes[0] < settings.plantedPairs * 2) throw new Error(`BENCH_SIZES: the smallest size must hold the ${settings.plantedPairs * 2} planted documents`);
-for (const db of settings.databases) {
-  if (db !== 'embedded' && db !== 'postgres') throw new Error(`BENCH_DATABASES: unknown database "${db}" (embedded, postgres)`);
-}
+checkDatabases(settings.databases);
 
-requireBuilt();
-const require = createRequire(import.meta.url);
-require('reflect-metadata');
-const { Module } = require('@nestjs/common');
+const { require, workersModule: benchModule } = builtWorkspace();
 const { Client } = require('pg');
 const { NestFactory } = require('@nestjs/core');
 const { createTestDatabase, TEST_REDIS_URL } = require(distFile('tools', 'test-kit', 'src', 'index.js'));
 const { JobQueue, UnitOfWork } = require(distFile('libs', 'shared', 'kernel', 'src', 'index.js'));
-const { PERSISTENCE, appContexts } = require(distFile('libs', 'composition', 'src', 'index.js'));
-const { loadConfig, PlatformCoreModule } = require(distFile('libs', 'platform', 'config', 'src', 'index.js'));
-const { DatabaseModule } = require(distFile('libs', 'platform', 'database', 'src', 'index.js'));
 const { BootstrapInstallation } = require(distFile('libs', 'identity', 'core', 'src', 'index.js'));
 const { CreateAuditInstance, GetInstanceStep, RunInstanceStep } = require(distFile('libs', 'workspace', 'core', 'src', 'index.js'));
 const { IngestDocument, IndexDocument, ReadDocumentPassages } = require(distFile('libs', 'repository', 'core', 'src', 'index.js'));
 const { ClaimStore, ExtractClaims, FullAuditConflictRepository, FullAuditSettings, JudgeFullAudit, RescanChangedDocument, ScanSource, ScanStore, StartFullAuditScan } = require(distFile('libs', 'full-audit', 'core', 'src', 'index.js'));
 
-class BenchRootModule {}
-Module({})(BenchRootModule);
-
-function benchModule(env) {
-  const config = loadConfig({ ...env, LOG_LEVEL: 'silent', DEMO_DATA: 'false', JOBS_ENABLED: 'false' });
-  return {
-    config,
-    module: { module: BenchRootModule, imports: [PlatformCoreModule.forRoot(config), DatabaseModule.forRoot(PERSISTENCE), ...appContexts(config, { auditApi: false, retrievalApi: false, runWorkers: false }).modules] },
-  };
-}
-
-const STUB_ATTEMPT = { attempt: 1, maxAttempts: 1, progress: async () => undefined };
 const MiB = 1024 ** 2;
 
 /** A generated document of `bodies` generated bodies: the first one's title and intro, every body's sections. */

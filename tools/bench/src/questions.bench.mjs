@@ -20,12 +20,11 @@
 //      total latency, the writer's own time, and the overhead (total minus writer), p50/p99.
 // Prints Markdown tables and writes JSON to tools/bench/results/questions-<timestamp>.json.
 import { Buffer } from 'node:buffer';
-import { createRequire } from 'node:module';
 import { cpus } from 'node:os';
 import { relative } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout } from 'node:timers';
-import { distFile, envNumber, gitCommit, latencySummary, machineInfo, progressBar, requireBuilt, ROOT, round, writeResults } from './bench-kit.mjs';
+import { builtWorkspace, checkDatabases, distFile, envNumber, gitCommit, latencySummary, machineInfo, progressBar, ROOT, round, STUB_ATTEMPT, writeResults } from './bench-kit.mjs';
 import { Corpus, mulberry32 } from './corpus.mjs';
 
 const envInteger = (name, fallback, options = {}) => envNumber(name, fallback, { integer: true, ...options });
@@ -48,37 +47,16 @@ const settings = {
 };
 if (settings.sizes.length === 0) throw new Error('BENCH_SIZES: give one or more document counts, e.g. 1000,10000');
 if (settings.sizes[0] < settings.planted * 3) throw new Error(`BENCH_SIZES: the smallest size must hold the ${settings.planted * 3} planted documents`);
-for (const db of settings.databases) {
-  if (db !== 'embedded' && db !== 'postgres') throw new Error(`BENCH_DATABASES: unknown database "${db}" (embedded, postgres)`);
-}
+checkDatabases(settings.databases);
 
-requireBuilt();
-const require = createRequire(import.meta.url);
-require('reflect-metadata');
-const { Module } = require('@nestjs/common');
+const { require, workersModule: benchModule } = builtWorkspace();
 const { NestFactory } = require('@nestjs/core');
 const { createTestDatabase } = require(distFile('tools', 'test-kit', 'src', 'index.js'));
-const { PERSISTENCE, appContexts } = require(distFile('libs', 'composition', 'src', 'index.js'));
-const { loadConfig, PlatformCoreModule } = require(distFile('libs', 'platform', 'config', 'src', 'index.js'));
-const { DatabaseModule } = require(distFile('libs', 'platform', 'database', 'src', 'index.js'));
 const { BootstrapInstallation } = require(distFile('libs', 'identity', 'core', 'src', 'index.js'));
 const { CreateAuditInstance, DEFAULT_CONFIGURATION } = require(distFile('libs', 'workspace', 'core', 'src', 'index.js'));
 const { IngestDocument, IndexDocument } = require(distFile('libs', 'repository', 'core', 'src', 'index.js'));
 const { AnalyzeQuestion, CreateMandatoryQuestion } = require(distFile('libs', 'mandatory-questions', 'core', 'src', 'index.js'));
 const { ListQuestionConflicts, RecommendationWriter, SetConflictAnswer } = require(distFile('libs', 'conflicts', 'core', 'src', 'index.js'));
-
-class BenchRootModule {}
-Module({})(BenchRootModule);
-
-function benchModule(env) {
-  const config = loadConfig({ ...env, LOG_LEVEL: 'silent', DEMO_DATA: 'false', JOBS_ENABLED: 'false' });
-  return {
-    config,
-    module: { module: BenchRootModule, imports: [PlatformCoreModule.forRoot(config), DatabaseModule.forRoot(PERSISTENCE), ...appContexts(config, { auditApi: false, retrievalApi: false, runWorkers: false }).modules] },
-  };
-}
-
-const STUB_ATTEMPT = { attempt: 1, maxAttempts: 1, progress: async () => undefined };
 
 /**
  * The planted facts: question k asks how long "the <a> <b> review" takes, three documents state it
