@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { selectPage, TypeOrmUnitOfWork, updateVersioned } from '@svc/database';
+import { selectPage, SqlConditions, TypeOrmUnitOfWork, updateVersioned } from '@svc/database';
 import type { Page, PageRequest } from '@svc/kernel';
 import {
   ConflictChanges,
@@ -85,17 +85,12 @@ export class TypeOrmQuestionConflictRepository extends QuestionConflictRepositor
   }
 
   async list(instanceId: string, filter: ConflictListFilter, page: PageRequest): Promise<Page<QuestionConflict>> {
-    const params: unknown[] = [instanceId];
-    const where = ['instance_id = $1'];
-    const add = (clause: (n: number) => string, value: unknown) => {
-      params.push(value);
-      where.push(clause(params.length));
-    };
-    if (filter.states.length > 0) add((n) => `state = ANY($${n})`, filter.states);
-    if (filter.questionIds) add((n) => `question_id = ANY($${n})`, filter.questionIds);
-    if (filter.documentIds) add((n) => `document_ids && $${n}::text[]`, filter.documentIds);
-    if (filter.visible !== 'all') add((n) => `document_ids && $${n}::text[]`, filter.visible);
-    return selectPage((sql, p) => this.q(sql, p), { from: `FROM conflicts.question_conflicts WHERE ${where.join(' AND ')}`, orderBy: 'created_at DESC, id DESC', params }, page, toConflict);
+    const where = new SqlConditions((n) => `instance_id = $${n}`, instanceId);
+    if (filter.states.length > 0) where.add((n) => `state = ANY($${n})`, filter.states);
+    if (filter.questionIds) where.add((n) => `question_id = ANY($${n})`, filter.questionIds);
+    if (filter.documentIds) where.add((n) => `document_ids && $${n}::text[]`, filter.documentIds);
+    if (filter.visible !== 'all') where.add((n) => `document_ids && $${n}::text[]`, filter.visible);
+    return selectPage((sql, p) => this.q(sql, p), { from: `FROM conflicts.question_conflicts WHERE ${where.where}`, orderBy: 'created_at DESC, id DESC', params: where.params }, page, toConflict);
   }
 
   async ofQuestion(instanceId: string, questionId: string, states?: QuestionConflictState[]): Promise<QuestionConflict[]> {

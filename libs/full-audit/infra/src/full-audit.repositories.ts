@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { selectPage, TypeOrmUnitOfWork, updateVersioned } from '@svc/database';
+import { selectPage, SqlConditions, TypeOrmUnitOfWork, updateVersioned } from '@svc/database';
 import type { Page, PageRequest } from '@svc/kernel';
 import {
   blockKey,
@@ -111,17 +111,12 @@ export class TypeOrmFullAuditConflictRepository extends FullAuditConflictReposit
   }
 
   async list(instanceId: string, filter: FullAuditListFilter, page: PageRequest): Promise<Page<FullAuditConflict>> {
-    const params: unknown[] = [instanceId];
-    const where = ['instance_id = $1'];
-    const add = (clause: (n: number) => string, value: unknown) => {
-      params.push(value);
-      where.push(clause(params.length));
-    };
-    if (filter.states.length > 0) add((n) => `state = ANY($${n})`, filter.states);
-    else where.push(`state <> 'DISAPPEARED'`);
-    if (filter.onlyLinked) where.push('is_important');
-    if (filter.visible !== 'all') add((n) => `document_ids && $${n}::text[]`, filter.visible);
-    return selectPage((sql, p) => this.q(sql, p), { from: `FROM full_audit.conflicts WHERE ${where.join(' AND ')}`, orderBy: 'created_at DESC, id DESC', params }, page, toConflict);
+    const where = new SqlConditions((n) => `instance_id = $${n}`, instanceId);
+    if (filter.states.length > 0) where.add((n) => `state = ANY($${n})`, filter.states);
+    else where.also(`state <> 'DISAPPEARED'`);
+    if (filter.onlyLinked) where.also('is_important');
+    if (filter.visible !== 'all') where.add((n) => `document_ids && $${n}::text[]`, filter.visible);
+    return selectPage((sql, p) => this.q(sql, p), { from: `FROM full_audit.conflicts WHERE ${where.where}`, orderBy: 'created_at DESC, id DESC', params: where.params }, page, toConflict);
   }
 
   async inScope(instanceId: string, documentIds: string[] | null): Promise<FullAuditConflict[]> {

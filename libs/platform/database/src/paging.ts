@@ -27,3 +27,32 @@ export async function selectPage<Row, Item>(run: SqlRunner, query: PageQuery, pa
   const total = rows.length > 0 ? Number(rows[0].total) : Number(((await run(`SELECT count(*) AS n ${query.from}`, query.params)) as { n: string | number }[])[0]?.n ?? 0);
   return { items: rows.map(toItem), total, offset: page.offset, limit: page.limit };
 }
+
+/**
+ * The conditions of a list's WHERE clause and their positional parameters, added one filter at a
+ * time: `add((n) => \`state = ANY($${n})\`, states)` binds the value to the next `$n`.
+ */
+export class SqlConditions {
+  readonly params: unknown[] = [];
+  private readonly clauses: string[] = [];
+
+  constructor(first: (n: number) => string, value: unknown) {
+    this.add(first, value);
+  }
+
+  add(clause: (n: number) => string, value: unknown): this {
+    this.params.push(value);
+    this.clauses.push(clause(this.params.length));
+    return this;
+  }
+
+  /** A condition with no parameter. */
+  also(clause: string): this {
+    this.clauses.push(clause);
+    return this;
+  }
+
+  get where(): string {
+    return this.clauses.join(' AND ');
+  }
+}
