@@ -1,5 +1,5 @@
 import { Claim, extractClaims } from './claims';
-import { blockKeys, CLAIM_JUDGE, claimPairFingerprint, claimStemFrequencies, describeContradiction, findContradictions } from './find-contradictions';
+import { blockKeys, claimPairFingerprint, claimStemFrequencies, describeContradiction, findContradictions } from './find-contradictions';
 
 /** Synthetic claims: `n` claims over `documents` documents, subjects drawn from a Zipf-like vocabulary, a few attributes and values. */
 function synthetic(n: number, documents: number, seed = 1): Claim[] {
