@@ -1,10 +1,12 @@
 // Helpers shared by the benchmarks: percentiles, rounding, CPU accounting from /proc, the commit, progress bars.
+import { Buffer } from 'node:buffer';
 import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { arch, cpus, loadavg, platform, release, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { setTimeout } from 'node:timers';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
@@ -50,6 +52,33 @@ export function builtWorkspace() {
     return { config, module: { module: BenchRootModule, imports: [PlatformCoreModule.forRoot(config), DatabaseModule.forRoot(PERSISTENCE), ...appContexts(config, { auditApi: false, retrievalApi: false, runWorkers: false }).modules] } };
   };
   return { require, workersModule };
+}
+
+/**
+ * Ingests and indexes Markdown documents in-process (the repository's use cases, as the jobs run them), with a
+ * progress bar; a document that is not indexed stops the run. Returns the seconds taken and each external id's document id.
+ */
+export async function ingestAndIndex(app, { IngestDocument, IndexDocument }, instanceId, docs, label) {
+  const ingest = app.get(IngestDocument);
+  const index = app.get(IndexDocument);
+  const bar = progressBar(label, docs.length);
+  const t0 = performance.now();
+  const ids = new Map();
+  for (const doc of docs) {
+    const ingested = await ingest.execute(instanceId, { externalId: doc.externalId, name: doc.name, url: null, owner: null, mediaType: 'text/markdown', content: Buffer.from(doc.content, 'utf8') });
+    const outcome = await index.execute({ instanceId, documentId: ingested.id, contentHash: ingested.content_hash }, STUB_ATTEMPT);
+    if (outcome !== 'indexed') throw new Error(`${doc.externalId} was not indexed (${outcome})`);
+    ids.set(doc.externalId, ingested.id);
+    bar.tick();
+  }
+  bar.end();
+  return { seconds: (performance.now() - t0) / 1000, ids };
+}
+
+/** Ends the run a second after the results are written, whatever handles (pools, timers) the app left open. */
+export function endRunSoon() {
+  const end = process.exit.bind(process, 0);
+  setTimeout(end, 1000).unref();
 }
 
 /** A number from the environment, or `fallback`; a bad value stops the run naming the variable. */

@@ -37,7 +37,7 @@ import { cpus } from 'node:os';
 import { relative } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { clearInterval, clearTimeout, setInterval, setTimeout } from 'node:timers';
-import { builtWorkspace, checkDatabases, distFile, envNumber, gitCommit, latencySummary, machineInfo, machineTicks, processCpuSeconds, progressBar, ROOT, round, STUB_ATTEMPT, writeResults } from './bench-kit.mjs';
+import { builtWorkspace, checkDatabases, distFile, endRunSoon, envNumber, gitCommit, ingestAndIndex, latencySummary, machineInfo, machineTicks, processCpuSeconds, progressBar, ROOT, round, STUB_ATTEMPT, writeResults } from './bench-kit.mjs';
 import { Corpus, mulberry32 } from './corpus.mjs';
 
 const envInteger = (name, fallback, options = {}) => envNumber(name, fallback, { integer: true, ...options });
@@ -109,22 +109,7 @@ function plantedPairs(corpus, count) {
   return pairs;
 }
 
-async function ingestAll(app, instanceId, docs, label) {
-  const ingest = app.get(IngestDocument);
-  const index = app.get(IndexDocument);
-  const bar = progressBar(label, docs.length);
-  const t0 = performance.now();
-  const ids = new Map();
-  for (const doc of docs) {
-    const ingested = await ingest.execute(instanceId, { externalId: doc.externalId, name: doc.name, url: null, owner: null, mediaType: 'text/markdown', content: Buffer.from(doc.content, 'utf8') });
-    const outcome = await index.execute({ instanceId, documentId: ingested.id, contentHash: ingested.content_hash }, STUB_ATTEMPT);
-    if (outcome !== 'indexed') throw new Error(`${doc.externalId} was not indexed (${outcome})`);
-    ids.set(doc.externalId, ingested.id);
-    bar.tick();
-  }
-  bar.end();
-  return { seconds: (performance.now() - t0) / 1000, ids };
-}
+const ingestAll = (app, instanceId, docs, label) => ingestAndIndex(app, { IngestDocument, IndexDocument }, instanceId, docs, label);
 
 /** Wraps `object[method]` (an instance's own property shadows the prototype's) to add its time to `timer[key]`. */
 function timeMethod(object, method, timer, key, after = null) {
@@ -623,7 +608,7 @@ async function main() {
   }
   console.log('');
   console.log(`Results: ${relative(ROOT, file)}`);
-  setTimeout(() => process.exit(0), 1000).unref();
+  endRunSoon();
 }
 
 await main();

@@ -19,12 +19,10 @@
 //   5. set-answer (SetConflictAnswer.execute) on every conflict raised, BENCH_SET_ANSWER_ROUNDS times:
 //      total latency, the writer's own time, and the overhead (total minus writer), p50/p99.
 // Prints Markdown tables and writes JSON to tools/bench/results/questions-<timestamp>.json.
-import { Buffer } from 'node:buffer';
 import { cpus } from 'node:os';
 import { relative } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { setTimeout } from 'node:timers';
-import { builtWorkspace, checkDatabases, distFile, envNumber, gitCommit, latencySummary, machineInfo, progressBar, ROOT, round, STUB_ATTEMPT, writeResults } from './bench-kit.mjs';
+import { builtWorkspace, checkDatabases, distFile, endRunSoon, envNumber, gitCommit, ingestAndIndex, latencySummary, machineInfo, progressBar, ROOT, round, writeResults } from './bench-kit.mjs';
 import { Corpus, mulberry32 } from './corpus.mjs';
 
 const envInteger = (name, fallback, options = {}) => envNumber(name, fallback, { integer: true, ...options });
@@ -81,20 +79,7 @@ function plantedSet(corpus, count) {
   return facts;
 }
 
-async function ingestAll(app, instanceId, docs, label) {
-  const ingest = app.get(IngestDocument);
-  const index = app.get(IndexDocument);
-  const bar = progressBar(label, docs.length);
-  const t0 = performance.now();
-  for (const doc of docs) {
-    const ingested = await ingest.execute(instanceId, { externalId: doc.externalId, name: doc.name, url: null, owner: null, mediaType: 'text/markdown', content: Buffer.from(doc.content, 'utf8') });
-    const outcome = await index.execute({ instanceId, documentId: ingested.id, contentHash: ingested.content_hash }, STUB_ATTEMPT);
-    if (outcome !== 'indexed') throw new Error(`${doc.externalId} was not indexed (${outcome})`);
-    bar.tick();
-  }
-  bar.end();
-  return (performance.now() - t0) / 1000;
-}
+const ingestAll = async (app, instanceId, docs, label) => (await ingestAndIndex(app, { IngestDocument, IndexDocument }, instanceId, docs, label)).seconds;
 
 async function analyseEach(app, instanceId, questionIds, label) {
   const analyze = app.get(AnalyzeQuestion);
@@ -273,7 +258,7 @@ async function main() {
   console.log(tables(results));
   console.log('');
   console.log(`Results: ${relative(ROOT, file)}`);
-  setTimeout(() => process.exit(0), 1000).unref();
+  endRunSoon();
 }
 
 await main();

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { ExtractedAnswer, Passage } from '@svc/text';
-import { AuditInstanceAccess, DocumentAccess, RemoteDocument, RepositoryInstanceClient } from '@svc/workspace-core';
+import { AuditInstanceAccess, ReadDocumentNames } from '@svc/workspace-core';
 import type { ConflictExcerpt, QuestionConflict, Recommendation } from './question-conflict';
 import { RecommendationRepository, Visible } from './conflicts.ports';
 
@@ -90,16 +90,12 @@ export function answersAndPassages(conflict: QuestionConflict): { answers: Extra
 @Injectable()
 export class ConflictViews {
   constructor(
-    private readonly documents: DocumentAccess,
-    private readonly repository: RepositoryInstanceClient,
+    private readonly documentNames: ReadDocumentNames,
     private readonly recommendations: RecommendationRepository,
   ) {}
 
-  async names(access: AuditInstanceAccess, documentIds: string[]): Promise<Names> {
-    if (documentIds.length === 0) return new Map();
-    const link = await this.documents.open(access);
-    const found: RemoteDocument[] = await this.repository.getMany(link, [...new Set(documentIds)]);
-    return new Map(found.map((d) => [d.id, { name: d.name, url: d.url }]));
+  names(access: AuditInstanceAccess, documentIds: string[]): Promise<Names> {
+    return this.documentNames.execute(access, documentIds);
   }
 
   async views(access: AuditInstanceAccess, conflicts: QuestionConflict[], visible: Visible, withRecommendations: Recommendation[][] | null = null): Promise<QuestionConflictView[]> {

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { AuditInstanceAccess, DocumentAccess, RemoteDocument, RepositoryInstanceClient } from '@svc/workspace-core';
+import { AuditInstanceAccess, ReadDocumentNames } from '@svc/workspace-core';
 import { CompanionRecommendation, FullAuditConflict, isImportant } from './full-audit-conflict';
 import type { Visible } from './full-audit.ports';
 
@@ -90,18 +90,10 @@ export function fullAuditConflictView(c: FullAuditConflict, names: Names, visibl
 /** Names and URLs as the repository gives them now; the ones stored at scan time when a document is gone. */
 @Injectable()
 export class FullAuditViews {
-  constructor(
-    private readonly documents: DocumentAccess,
-    private readonly repository: RepositoryInstanceClient,
-  ) {}
+  constructor(private readonly documentNames: ReadDocumentNames) {}
 
-  async names(access: AuditInstanceAccess, documentIds: string[]): Promise<Names> {
-    const ids = [...new Set(documentIds)];
-    if (ids.length === 0) return new Map();
-    const link = await this.documents.open(access);
-    const found: RemoteDocument[] = [];
-    for (let i = 0; i < ids.length; i += 100) found.push(...(await this.repository.getMany(link, ids.slice(i, i + 100))));
-    return new Map(found.map((d) => [d.id, { name: d.name, url: d.url }]));
+  names(access: AuditInstanceAccess, documentIds: string[]): Promise<Names> {
+    return this.documentNames.execute(access, documentIds);
   }
 
   async views(access: AuditInstanceAccess, conflicts: FullAuditConflict[], visible: Visible): Promise<FullAuditConflictView[]> {

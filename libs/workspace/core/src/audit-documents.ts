@@ -81,6 +81,27 @@ export class DocumentAccess {
   }
 }
 
+/** Name and link of documents as the linked repository gives them now (unknown or deleted ones are left out). */
+export type DocumentNames = Map<string, { name: string; url: string | null }>;
+
+/** What the conflict views show of their documents: current names and links, read in pages of 100 ids. */
+@Injectable()
+export class ReadDocumentNames {
+  constructor(
+    private readonly documents: DocumentAccess,
+    private readonly repository: RepositoryInstanceClient,
+  ) {}
+
+  async execute(access: AuditInstanceAccess, documentIds: string[]): Promise<DocumentNames> {
+    const ids = [...new Set(documentIds)];
+    if (ids.length === 0) return new Map();
+    const link = await this.documents.open(access);
+    const found: RemoteDocument[] = [];
+    for (let i = 0; i < ids.length; i += 100) found.push(...(await this.repository.getMany(link, ids.slice(i, i + 100))));
+    return new Map(found.map((d) => [d.id, { name: d.name, url: d.url }]));
+  }
+}
+
 /**
  * The owner-visibility rule (BEHAVIOUR.md §3), the one place it is decided: with the instance's
  * owner flag on, a non-admin sees only the documents they own; the others do not exist for them.
