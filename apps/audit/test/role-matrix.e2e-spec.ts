@@ -129,7 +129,7 @@ describe('role matrix: every registered audit operation × 7 roles × non-member
     },
     audit_question_conflict_ignore: { body: () => ({ instance_id: instanceId, conflict_id: conflicts.ignored }) },
     audit_conflict_get_top_collaborators: { body: () => ({ instance_id: instanceId }) },
-    audit_full_audit_conflict_list: { body: () => ({ instance_id: instanceId, state_in: [] }), check: (res) => expect(res.total).toBe(fullAuditTotal) },
+    audit_full_audit_conflict_list: { body: () => ({ instance_id: instanceId, state_in: [] }), check: (res) => expect(res.total).toBeGreaterThanOrEqual(3) },
     audit_full_audit_have_to_show: { body: () => ({ instance_id: instanceId }), check: (res) => expect(res.show).toBe(true) },
     audit_full_audit_conflict_get: { body: () => ({ instance_id: instanceId, conflict_id: findings.answered }), check: (res) => expect(res.id).toBe(findings.answered) },
     // detected on a DETECTED conflict is an idempotent repeat: every allowed call succeeds and the conflict stays answerable.
@@ -159,7 +159,6 @@ describe('role matrix: every registered audit operation × 7 roles × non-member
   const questions: Record<'plain' | 'managed' | 'ignored' | 'refused', string> = { plain: '', managed: '', ignored: '', refused: '' };
   const conflicts: Record<'answered' | 'closed' | 'ignored', string> = { answered: '', closed: '', ignored: '' };
   const findings: Record<'answered' | 'closed' | 'ignored', string> = { answered: '', closed: '', ignored: '' };
-  let fullAuditTotal = 0;
   const questionIn = (id: string, state: string) =>
     waitFor(async () => ((await asAdmin('/audit/mandatory-question/list', { instance_id: instanceId, limit: 1000 })).body.response.items.find((q: Json) => q.id === id)?.state === state ? true : undefined), 60000, `${id} in ${state}`);
 
@@ -206,14 +205,13 @@ describe('role matrix: every registered audit operation × 7 roles × non-member
     conflicts.closed = await conflictOf(password);
     conflicts.ignored = await conflictOf(laptop);
     await questionIn(questions.refused, 'REFUSED');
-    await waitFor(async () => ((await asAdmin('/audit/full-audit/have-to-show', { instance_id: instanceId })).body.response.show ? true : undefined), 90000, 'the first full scan');
-    const found = (await asAdmin('/audit/full-audit/list', { instance_id: instanceId })).body.response.items as Json[];
-    fullAuditTotal = found.length;
-    const about = (text: string) => {
-      const conflict = found.find((c) => c.excerpts.some((e: Json) => e.text.includes(text)));
-      if (!conflict) throw new Error(`no full-audit conflict about ${text} among ${JSON.stringify(found.map((c) => c.explanation))}`);
-      return conflict.id as string;
-    };
+    // Documents indexed after the first full scan are rescanned one by one: wait until the three planted pairs are raised.
+    const raised = (items: Json[], text: string) => items.find((c) => c.excerpts.some((e: Json) => e.text.includes(text)))?.id as string | undefined;
+    const found = await waitFor(async () => {
+      const items = (await asAdmin('/audit/full-audit/list', { instance_id: instanceId, limit: 100 })).body.response.items as Json[];
+      return ['parking', 'Taxi', 'gym'].every((text) => raised(items, text)) ? items : undefined;
+    }, 90000, 'the three full-audit conflicts');
+    const about = (text: string) => raised(found, text)!;
     [findings.answered, findings.closed, findings.ignored] = [about('parking'), about('Taxi'), about('gym')];
     const openapi = (await (await fetch(`${service.urls.audit}/openapi.json`)).json()) as { paths: Record<string, { post: { operationId: string; 'x-permission': string; 'x-mcp-tool': boolean } }> };
     registered = Object.entries(openapi.paths)
