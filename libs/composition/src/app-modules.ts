@@ -3,6 +3,7 @@ import { AppConfig, PlatformCoreModule } from '@svc/config';
 import { ConflictsModule } from '@svc/conflicts-infra';
 import { JOB_QUEUES } from '@svc/contracts';
 import { Database, DatabaseModule } from '@svc/database';
+import { DuplicatesModule } from '@svc/duplicates-infra';
 import { EmbeddingsModule } from '@svc/embeddings';
 import { FullAuditModule } from '@svc/full-audit-infra';
 import { HttpPlatformModule, HttpPlatformOptions, ResourceServerOptions } from '@svc/http';
@@ -61,6 +62,7 @@ export interface AppContexts {
   conflicts: DynamicModule;
   questions: DynamicModule;
   fullAudit: DynamicModule;
+  duplicates: DynamicModule;
   /** Every module to import: the platform modules, then the contexts. */
   modules: DynamicModule[];
 }
@@ -72,7 +74,8 @@ export function appContexts(config: AppConfig, o: { auditApi: boolean; retrieval
   const conflicts = ConflictsModule.forRoot({ withControllers: o.auditApi, uses: [workspace] });
   const questions = MandatoryQuestionsModule.forRoot({ withControllers: o.auditApi, withJobHandlers: o.runWorkers, uses: [workspace, repository, conflicts] });
   const fullAudit = FullAuditModule.forRoot({ withControllers: o.auditApi, withJobHandlers: o.runWorkers, uses: [workspace, repository, conflicts] });
-  return { identity, repository, workspace, conflicts, questions, fullAudit, modules: [...repositoryPlatform(config, o.runWorkers), identity, repository, workspace, conflicts, questions, fullAudit] };
+  const duplicates = DuplicatesModule.forRoot({ withControllers: o.auditApi, withJobHandlers: o.runWorkers, uses: [workspace, repository] });
+  return { identity, repository, workspace, conflicts, questions, fullAudit, duplicates, modules: [...repositoryPlatform(config, o.runWorkers), identity, repository, workspace, conflicts, questions, fullAudit, duplicates] };
 }
 
 /**

@@ -9,6 +9,7 @@ import '@svc/workspace-infra';
 import '@svc/conflicts-infra';
 import '@svc/mandatory-questions-infra';
 import '@svc/full-audit-infra';
+import '@svc/duplicates-infra';
 
 /** Operations served under /audit that the spec does not list, each documented in docs/decisions. */
 const EXTENSIONS: readonly string[] = AUDIT_EXTENSIONS;

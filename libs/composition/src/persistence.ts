@@ -1,6 +1,7 @@
 import { PLATFORM_MIGRATIONS, PersistenceParts } from '@svc/database';
 import { AddInteractiveAuth1763700000800, CreateIdentitySchema1763700000100, IDENTITY_ENTITIES } from '@svc/identity-infra';
 import { CreateConflictsSchema1763700000900 } from '@svc/conflicts-infra';
+import { CreateDuplicatesSchema1763700001200 } from '@svc/duplicates-infra';
 import { CreateFullAuditSchema1763700001100 } from '@svc/full-audit-infra';
 import { JOBS_MIGRATIONS } from '@svc/jobs';
 import { CreateMandatoryQuestionsSchema1763700001000 } from '@svc/mandatory-questions-infra';
@@ -25,5 +26,6 @@ export const PERSISTENCE: PersistenceParts = {
     CreateConflictsSchema1763700000900,
     CreateMandatoryQuestionsSchema1763700001000,
     CreateFullAuditSchema1763700001100,
+    CreateDuplicatesSchema1763700001200,
   ],
 };

@@ -14,6 +14,9 @@ export interface JobPayloads {
   'full-audit.extract': FullAuditExtractPayload;
   'full-audit.judge': FullAuditJudgePayload;
   'full-audit.document-changed': DocumentChangedPayload;
+  'duplicates.identify': DuplicatesIdentifyPayload;
+  'duplicates.document-changed': DocumentChangedPayload;
+  'duplicates.verify': DuplicatesVerifyPayload;
 }
 
 export type JobName = keyof JobPayloads;
@@ -28,6 +31,9 @@ export const JOB_NAMES = {
   fullAuditExtract: 'full-audit.extract',
   fullAuditJudge: 'full-audit.judge',
   fullAuditDocumentChanged: 'full-audit.document-changed',
+  duplicatesIdentify: 'duplicates.identify',
+  duplicatesDocumentChanged: 'duplicates.document-changed',
+  duplicatesVerify: 'duplicates.verify',
 } as const satisfies Record<string, JobName>;
 
 export interface WorkspaceRunStepPayload {
@@ -78,6 +84,17 @@ export interface FullAuditJudgePayload {
   instanceId: string;
 }
 
+/** Duplicate identification over the whole repository (the work of step ON_DUPLICATE_IDENTIFICATION). */
+export interface DuplicatesIdentifyPayload {
+  instanceId: string;
+}
+
+/** Re-check a cluster an expert marked MANAGED against the repository. */
+export interface DuplicatesVerifyPayload {
+  instanceId: string;
+  clusterId: string;
+}
+
 /** A document of a repository instance was indexed (new or changed content) or deleted. */
 export interface DocumentChangedPayload {
   instanceId: string;
@@ -90,10 +107,16 @@ export interface DocumentChangedPayload {
  * the transaction that changed the document, without knowing the contexts that listen. A context that
  * reacts to document changes adds its job here.
  */
-export const DOCUMENT_CHANGE_JOBS = ['questions.document-changed', 'full-audit.document-changed'] as const satisfies readonly JobName[];
+export const DOCUMENT_CHANGE_JOBS = ['questions.document-changed', 'full-audit.document-changed', 'duplicates.document-changed'] as const satisfies readonly JobName[];
 
 /** The jobs an instance reaching RUNNING_PHASE fans out to (payload `{ instanceId }`): the questions asked before, the first full scan. */
 export const RUNNING_PHASE_JOBS = ['questions.analyze-instance', 'full-audit.scan'] as const satisfies readonly JobName[];
+
+/**
+ * Steps whose work another context does (payload `{ instanceId }`): entering the step queues these
+ * jobs, and the context completes the step when its work is done (workspace `CompleteInstanceStep`).
+ */
+export const STEP_JOBS = { ON_DUPLICATE_IDENTIFICATION: ['duplicates.identify'] } as const satisfies Record<string, readonly JobName[]>;
 
 /**
  * The BullMQ queue of a job: its context (`repository.index-document` → `repository`). One queue per

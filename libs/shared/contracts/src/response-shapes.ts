@@ -151,6 +151,25 @@ const FULL_AUDIT_SCAN_PROGRESS = {
 };
 
 /** The implemented audit operations (the others get theirs with their issues). */
+const similarity: JsonSchema = { type: 'number', minimum: 0, maximum: 1 };
+
+export const DUPLICATE_CLUSTER_VIEW = object(
+  {
+    id: string,
+    instance_id: string,
+    documents: arrayOf(object({ document_id: string, document_name: string, document_url: nullableString })),
+    canonical_hash: string,
+    similarity,
+    exact: boolean,
+    state: { enum: ['DETECTED', 'MANAGED', 'RESOLVED'] },
+    created_at: dateTime,
+    updated_at: dateTime,
+    managed_at: nullableDateTime,
+    last_verification_at: nullableDateTime,
+  },
+  'A duplicate cluster: exact copies (exact, similarity 1) or near-duplicates with their lowest pairwise Jaccard similarity.',
+);
+
 export const AUDIT_RESPONSES: Partial<Record<AuditOperationName, JsonSchema>> = {
   audit_instance_list_for_user: pageOf(INSTANCE_VIEW),
   audit_instance_get: INSTANCE_VIEW,
@@ -188,6 +207,8 @@ export const AUDIT_RESPONSES: Partial<Record<AuditOperationName, JsonSchema>> = 
   audit_full_audit_conflict_set_answer: object({ recommendations: arrayOf(COMPANION_RECOMMENDATION_VIEW) }),
   audit_full_audit_conflict_close: OK,
   audit_full_audit_conflict_ignore: OK,
+  audit_duplicate_list: pageOf(DUPLICATE_CLUSTER_VIEW),
+  audit_duplicate_set_managed: OK,
   audit_conflict_get_top_collaborators: arrayOf(object({ user_id: string, shared_conflict_count: integer })),
 };
 

@@ -11,3 +11,4 @@ export * from './stopwords';
 export * from './values';
 export * from './answers';
 export * from './claims';
+export * from './duplicates';

@@ -52,8 +52,16 @@ export function instanceView(i: AuditInstance) {
 }
 export type InstanceView = ReturnType<typeof instanceView>;
 
-/** What the background work of a step decides, given what the repository says. */
-export type StepOutcome = { advanceTo: InstanceStep } | { waitSeconds: number } | { done: true };
+/**
+ * What the background work of a step decides, given what the repository says. `delegated`: another
+ * context does the step's work (its jobs are `STEP_JOBS[step]`) and completes the step when done.
+ */
+export type StepOutcome = { advanceTo: InstanceStep } | { waitSeconds: number } | { delegated: true } | { done: true };
+
+/** The step after this one (RUNNING_PHASE is the last). */
+export function nextStep(step: InstanceStep): InstanceStep {
+  return INSTANCE_STEPS[Math.min(INSTANCE_STEPS.indexOf(step) + 1, INSTANCE_STEPS.length - 1)];
+}
 
 /**
  * The automated lifecycle (pure): which step follows, and when the work of a step must wait.
@@ -70,9 +78,8 @@ export function stepOutcome(step: InstanceStep, facts: { pendingDocuments: numbe
     case 'LAUNCH_DUPLICATE_IDENTIFICATION':
       return { advanceTo: 'ON_DUPLICATE_IDENTIFICATION' };
     case 'ON_DUPLICATE_IDENTIFICATION':
-      // Duplicate identification itself arrives with the duplicates context; until then the step
-      // has no work and completes at once.
-      return { advanceTo: 'DUPLICATE_IDENTIFICATION_DONE' };
+      // The duplicates context identifies the repository's duplicates and completes the step.
+      return { delegated: true };
     case 'DUPLICATE_IDENTIFICATION_DONE':
       return { advanceTo: 'RUNNING_PHASE' };
     case 'RUNNING_PHASE':

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { JOB_NAMES, RUNNING_PHASE_JOBS, WorkspaceRunStepPayload } from '@svc/contracts';
+import { JOB_NAMES, RUNNING_PHASE_JOBS, STEP_JOBS, WorkspaceRunStepPayload } from '@svc/contracts';
 import {
   ActivityLog,
   Clock,
@@ -10,7 +10,7 @@ import {
   Principal,
   UnitOfWork,
 } from '@svc/kernel';
-import { AuditInstance, AuditInstanceAccess, DEFAULT_CONFIGURATION, InstanceStep, instanceView, InstanceView, stepOutcome } from './audit-instance';
+import { AuditInstance, AuditInstanceAccess, DEFAULT_CONFIGURATION, InstanceStep, instanceView, InstanceView, nextStep, stepOutcome } from './audit-instance';
 import { AuditInstanceRepository, MembershipRepository, RepositoryInstances, RepositoryLinkStore } from './workspace.ports';
 
 
@@ -156,12 +156,16 @@ export class RunInstanceStep {
     private readonly activity: ActivityLog,
   ) {}
 
-  async execute(payload: WorkspaceRunStepPayload): Promise<'stale' | 'waiting' | 'advanced' | 'done'> {
+  async execute(payload: WorkspaceRunStepPayload): Promise<'stale' | 'waiting' | 'delegated' | 'advanced' | 'done'> {
     return this.uow.run(async () => {
       const instance = await this.instances.get(payload.instanceId);
       if (!instance || instance.step !== payload.step) return 'stale';
       const outcome = stepOutcome(instance.step, { pendingDocuments: await this.repositories.pendingDocuments(instance.id) });
       if ('done' in outcome) return 'done';
+      if ('delegated' in outcome) {
+        for (const job of STEP_JOBS[instance.step as keyof typeof STEP_JOBS] ?? []) await this.jobs.enqueue(job, { instanceId: instance.id });
+        return 'delegated';
+      }
       if ('waitSeconds' in outcome) {
         await enqueueStep(this.jobs, instance.id, instance.step, outcome.waitSeconds * 1000);
         return 'waiting';
@@ -172,6 +176,34 @@ export class RunInstanceStep {
       if (outcome.advanceTo === 'RUNNING_PHASE') for (const job of RUNNING_PHASE_JOBS) await this.jobs.enqueue(job, { instanceId: instance.id });
       await this.activity.record({ organizationId: instance.organizationId, instanceId: instance.id, action: 'workspace.step_advanced', subjectId: instance.id, actor: null, before: { step: instance.step }, after: { step: outcome.advanceTo } });
       return 'advanced';
+    });
+  }
+}
+
+/**
+ * Completes a delegated step (the duplicates context after identifying duplicates): moves the
+ * instance to the next step and queues that step's work, in the caller's transaction. False when the
+ * instance is no longer in that step (an admin moved it meanwhile): the work's result stays, the step does not move.
+ */
+@Injectable()
+export class CompleteInstanceStep {
+  constructor(
+    private readonly instances: AuditInstanceRepository,
+    private readonly jobs: JobQueue,
+    private readonly clock: Clock,
+    private readonly uow: UnitOfWork,
+    private readonly activity: ActivityLog,
+  ) {}
+
+  async execute(instanceId: string, step: InstanceStep, outcome: Record<string, unknown>): Promise<boolean> {
+    return this.uow.run(async () => {
+      const instance = await this.instances.get(instanceId);
+      if (!instance || instance.step !== step) return false;
+      const next = nextStep(step);
+      if (!(await this.instances.compareAndSetStep(instanceId, step, next, this.clock.now()))) return false;
+      await enqueueStep(this.jobs, instanceId, next);
+      await this.activity.record({ organizationId: instance.organizationId, instanceId, action: 'workspace.step_advanced', subjectId: instanceId, actor: null, before: { step }, after: { step: next, ...outcome } });
+      return true;
     });
   }
 }

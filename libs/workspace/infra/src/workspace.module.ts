@@ -3,6 +3,7 @@ import { APP_CONFIG, AppConfig, deriveKey, SecretBox } from '@svc/config';
 import { TypeOrmUnitOfWork } from '@svc/database';
 import { InstanceAccessReader } from '@svc/http';
 import {
+  CompleteInstanceStep,
   CountAuditDocuments,
   GetDocumentOwners,
   GetInstanceStep,
@@ -44,6 +45,7 @@ import { RunInstanceStepJobHandler } from './run-instance-step.job-handler';
 import { SealedRepositoryLinkStore, TypeOrmAuditInstanceRepository, TypeOrmMembershipRepository } from './workspace.repositories';
 
 const USE_CASES = [
+  CompleteInstanceStep,
   CountAuditDocuments,
   GetDocumentOwners,
   GetInstanceStep,

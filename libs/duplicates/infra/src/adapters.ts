@@ -1,0 +1,23 @@
+import { Injectable } from '@nestjs/common';
+import { DuplicatesSource, SourceDocument } from '@svc/duplicates-core';
+import { ReadDocumentPassages } from '@svc/repository-core';
+
+/**
+ * The repository as duplicate identification reads it, through its public use cases: a document's
+ * text is its indexed passages in order (the parsed text, whatever the file format). The audit
+ * instance id is its repository instance id (BEHAVIOUR.md §2).
+ */
+@Injectable()
+export class LocalDuplicatesSource extends DuplicatesSource {
+  constructor(private readonly passages: ReadDocumentPassages) {
+    super();
+  }
+
+  liveIds(instanceId: string): Promise<string[]> {
+    return this.passages.liveIds(instanceId);
+  }
+
+  async read(instanceId: string, documentIds: string[]): Promise<SourceDocument[]> {
+    return (await this.passages.read(instanceId, documentIds)).map((d) => ({ id: d.id, contentHash: d.contentHash, text: d.passages.map((p) => p.text).join('\n') }));
+  }
+}

@@ -1,0 +1,2 @@
+export * from './duplicates.module';
+export * from './duplicates.migration';
