@@ -138,6 +138,8 @@ describe('role matrix: every registered audit operation × 7 roles × non-member
     audit_full_audit_conflict_close: { body: () => ({ instance_id: instanceId, conflict_id: findings.closed }) },
     audit_full_audit_conflict_ignore: { body: () => ({ instance_id: instanceId, conflict_id: findings.ignored }) },
     audit_documents_get_recommendations: { body: () => ({ instance_id: instanceId, document_id: documentId }) },
+    audit_duplicate_list: { body: () => ({ instance_id: instanceId }), check: (res) => expect(res.items.map((c: Json) => c.id)).toEqual([cluster]) },
+    audit_duplicate_set_managed: { body: () => ({ instance_id: instanceId, cluster_id: cluster }) },
   };
 
   /** Three pairs of documents that disagree (one question conflict each), and the document the document operations act on. */
@@ -155,10 +157,14 @@ describe('role matrix: every registered audit operation × 7 roles × non-member
     'expenses.md': '# Taxis\n\nTaxi rides are refunded up to 60 EUR per trip.',
     'gym.md': '# Gym\n\nThe gym membership costs 30 EUR per month.',
     'benefits.md': '# Gym\n\nThe gym membership costs 25 EUR per month.',
+    // An exact duplicate (one cluster).
+    'archive.md': '# Archive\n\nThe archive room is on the second floor, next to the mail room.',
+    'archive-copy.md': '# Archive\n\nThe archive room is on the second floor, next to the mail room.',
   };
   const questions: Record<'plain' | 'managed' | 'ignored' | 'refused', string> = { plain: '', managed: '', ignored: '', refused: '' };
   const conflicts: Record<'answered' | 'closed' | 'ignored', string> = { answered: '', closed: '', ignored: '' };
   const findings: Record<'answered' | 'closed' | 'ignored', string> = { answered: '', closed: '', ignored: '' };
+  let cluster = '';
   const questionIn = (id: string, state: string) =>
     waitFor(async () => ((await asAdmin('/audit/mandatory-question/list', { instance_id: instanceId, limit: 1000 })).body.response.items.find((q: Json) => q.id === id)?.state === state ? true : undefined), 60000, `${id} in ${state}`);
 
@@ -213,6 +219,7 @@ describe('role matrix: every registered audit operation × 7 roles × non-member
     }, 90000, 'the three full-audit conflicts');
     const about = (text: string) => raised(found, text)!;
     [findings.answered, findings.closed, findings.ignored] = [about('parking'), about('Taxi'), about('gym')];
+    cluster = await waitFor(async () => (await asAdmin('/audit/duplicate/list-duplicates-for-instance', { instance_id: instanceId })).body.response.items[0]?.id as string | undefined, 90000, 'the duplicate cluster');
     const openapi = (await (await fetch(`${service.urls.audit}/openapi.json`)).json()) as { paths: Record<string, { post: { operationId: string; 'x-permission': string; 'x-mcp-tool': boolean } }> };
     registered = Object.entries(openapi.paths)
       .filter(([path]) => path.startsWith('/audit/'))

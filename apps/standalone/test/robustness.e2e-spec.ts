@@ -66,6 +66,13 @@ describe('robustness of the standalone service', () => {
     const scanned = (await post(`${service.urls.audit}/audit/full-audit/list`, { instance_id: demo, limit: 100 }, adminKey)).body.response;
     expect(scanned.total).toBeGreaterThanOrEqual(10);
     expect(scanned.items.some((c: Json) => c.documents.some((d: Json) => /^Refund policy$/i.test(d.document_name)) && c.documents.some((d: Json) => /FAQ/i.test(d.document_name)))).toBe(true);
+    // Duplicate identification ran in its step, before RUNNING_PHASE: the exact copy and the four older or
+    // renamed copies of ANSWER-KEY.md are clustered in pairs, and nothing else (the look-alike product sheets are not).
+    const clusters = (await post(`${service.urls.audit}/audit/duplicate/list-duplicates-for-instance`, { instance_id: demo, limit: 100 }, adminKey)).body.response;
+    expect(clusters.items.map((c: Json) => c.documents.length)).toEqual([2, 2, 2, 2, 2]);
+    expect(clusters.items.filter((c: Json) => c.exact)).toHaveLength(1);
+    expect(clusters.items.some((c: Json) => c.documents.every((d: Json) => /password/i.test(d.document_name)))).toBe(true);
+    expect(clusters.items.some((c: Json) => c.documents.some((d: Json) => /basecamp/i.test(d.document_name)))).toBe(false);
   }, 240000);
 
   const implemented = Object.entries(AUDIT_OPERATIONS).filter(([name]) => name.startsWith('audit_instance_') || name.startsWith('audit_user_'));

@@ -52,6 +52,8 @@ export interface IdentificationRun {
   instanceId: string;
   state: 'RUNNING' | 'COMPLETED';
   documents: number;
+  /** Documents read so far (fingerprinted when their content changed). */
+  read: number;
   clusters: number | null;
   startedAt: Date;
   finishedAt: Date | null;
@@ -60,6 +62,7 @@ export interface IdentificationRun {
 /** The last whole-repository identification of each instance (what an admin or a benchmark reads back). */
 export abstract class IdentificationRuns {
   abstract start(instanceId: string, documents: number, at: Date): Promise<void>;
+  abstract progress(instanceId: string, read: number): Promise<void>;
   abstract finish(instanceId: string, clusters: number, at: Date): Promise<void>;
   abstract get(instanceId: string): Promise<IdentificationRun | null>;
 }

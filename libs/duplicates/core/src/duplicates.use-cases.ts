@@ -61,6 +61,8 @@ export class ListDuplicateClusters {
 /**
  * set-managed (spec part 3: from any state): the cluster becomes MANAGED and its verification job is
  * queued in the same transaction (it reads the repository again and decides RESOLVED or DETECTED).
+ * Under the instance's cluster lock, so a verification or an identification finishing meanwhile is
+ * waited for rather than answered with a 409: the expert's "done" always lands.
  */
 @Injectable()
 export class SetClusterManaged {
@@ -74,9 +76,11 @@ export class SetClusterManaged {
   ) {}
 
   async execute(input: { principal: Principal; access: AuditInstanceAccess; clusterId: string }): Promise<true> {
-    const cluster = await this.clusters.get(input.access.instanceId, input.clusterId);
-    if (!cluster || !isVisible(cluster, await this.visibility.visibleTo(input.access, input.principal.userId))) throw clusterNotFound(input.clusterId);
+    const visible = await this.visibility.visibleTo(input.access, input.principal.userId);
     return this.uow.run(async (): Promise<true> => {
+      await this.clusters.lock(input.access.instanceId);
+      const cluster = await this.clusters.get(input.access.instanceId, input.clusterId);
+      if (!cluster || !isVisible(cluster, visible)) throw clusterNotFound(input.clusterId);
       const now = this.clock.now();
       if (!(await this.clusters.update(cluster, { state: 'MANAGED', managedAt: now, updatedAt: now }))) throw concurrentClusterChange(cluster.id);
       await this.jobs.enqueue(JOB_NAMES.duplicatesVerify, { instanceId: cluster.instanceId, clusterId: cluster.id });

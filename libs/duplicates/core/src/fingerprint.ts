@@ -7,7 +7,11 @@ export class DuplicatesSettings {
   readonly bands: LshParameters;
   readonly scheme: string;
 
-  constructor(readonly threshold: number) {
+  /** `pageDocuments`: documents read and fingerprinted per step of a whole-repository run. */
+  constructor(
+    readonly threshold: number,
+    readonly pageDocuments = 200,
+  ) {
     this.bands = lshParameters(threshold, DUPLICATES.permutations);
     this.scheme = `v${DUPLICATES.version}:k${DUPLICATES.shingleSize}:b${this.bands.bands}x${this.bands.rows}`;
   }

@@ -7,9 +7,6 @@ import { concurrentClusterChange } from './duplicates.errors';
 import { DocumentFingerprint, DuplicateClusterRepository, DuplicatesSource, FingerprintStore, IdentificationRuns, SourceDocument } from './duplicates.ports';
 import { clustersOf, DuplicatesSettings, fingerprintOf, verifiedMatches } from './fingerprint';
 
-/** Documents read per page while fingerprinting (their text is held in memory only for the page). */
-const PAGE = 200;
-
 /** Steps in which document changes are checked one by one (before, the whole-repository identification will read them). */
 const INCREMENTAL_STEPS: readonly InstanceStep[] = ['ON_DUPLICATE_IDENTIFICATION', 'DUPLICATE_IDENTIFICATION_DONE', 'RUNNING_PHASE'];
 
@@ -71,12 +68,16 @@ export class IdentifyDuplicates {
     await this.fingerprints.retainOnly(instanceId, ids);
     const known = await this.fingerprints.versions(instanceId, ids);
     const current = (d: SourceDocument) => known.get(d.id)?.contentHash === d.contentHash && known.get(d.id)?.scheme === this.settings.scheme;
+    // Page by page (their text is held in memory only for the page); what a page saved survives a crash.
+    const page = this.settings.pageDocuments;
     let computed = 0;
-    for (let i = 0; i < ids.length; i += PAGE) {
-      const documents = (await this.source.read(instanceId, ids.slice(i, i + PAGE))).filter((d) => !current(d));
+    for (let i = 0; i < ids.length; i += page) {
+      const documents = (await this.source.read(instanceId, ids.slice(i, i + page))).filter((d) => !current(d));
       if (documents.length > 0) await this.fingerprints.save(instanceId, documents.map((d) => fingerprintOf(d, this.settings)), this.clock.now());
       computed += documents.length;
-      await progress(Math.floor((90 * Math.min(ids.length, i + PAGE)) / Math.max(1, ids.length)), `fingerprinted ${Math.min(ids.length, i + PAGE)}/${ids.length} documents`);
+      const read = Math.min(ids.length, i + page);
+      await this.runs.progress(instanceId, read);
+      await progress(Math.floor((90 * read) / Math.max(1, ids.length)), `read ${read}/${ids.length} documents, ${computed} fingerprinted`);
     }
     const outcome = await this.uow.run(async () => {
       await this.clusters.lock(instanceId);
@@ -161,6 +162,7 @@ export class VerifyCluster {
     const left = clustersOf(documents.map((d) => fingerprintOf(d, this.settings)), this.settings);
     const state = verificationOutcome(left);
     return this.uow.run(async () => {
+      await this.clusters.lock(payload.instanceId);
       const cluster = await this.clusters.get(payload.instanceId, payload.clusterId);
       if (!cluster || cluster.state !== 'MANAGED') return 'stale';
       const now = this.clock.now();

@@ -44,6 +44,7 @@ export class CreateDuplicatesSchema1763700001200 implements MigrationInterface {
       instance_id text PRIMARY KEY REFERENCES workspace.audit_instances(id) ON DELETE CASCADE,
       state text NOT NULL CHECK (state IN ('RUNNING', 'COMPLETED')),
       documents integer NOT NULL,
+      read integer NOT NULL DEFAULT 0,
       clusters integer,
       started_at timestamptz NOT NULL,
       finished_at timestamptz)`);

@@ -37,7 +37,7 @@ export class DuplicatesModule {
         { provide: DuplicateClusterRepository, useClass: TypeOrmDuplicateClusterRepository },
         { provide: IdentificationRuns, useClass: TypeOrmIdentificationRuns },
         { provide: DuplicatesSource, useClass: LocalDuplicatesSource },
-        { provide: DuplicatesSettings, inject: [APP_CONFIG], useFactory: (c: AppConfig) => new DuplicatesSettings(c.DUPLICATES_JACCARD_THRESHOLD) },
+        { provide: DuplicatesSettings, inject: [APP_CONFIG], useFactory: (c: AppConfig) => new DuplicatesSettings(c.DUPLICATES_JACCARD_THRESHOLD, c.DUPLICATES_PAGE_DOCUMENTS) },
         ...USE_CASES,
         ...(options.withJobHandlers ? [DuplicatesIdentifyJobHandler, DuplicatesDocumentChangedJobHandler, DuplicatesVerifyJobHandler] : []),
       ],

@@ -196,6 +196,7 @@ interface RunRow {
   instance_id: string;
   state: 'RUNNING' | 'COMPLETED';
   documents: number;
+  read: number;
   clusters: number | null;
   started_at: Date;
   finished_at: Date | null;
@@ -212,10 +213,14 @@ export class TypeOrmIdentificationRuns extends IdentificationRuns {
 
   async start(instanceId: string, documents: number, at: Date): Promise<void> {
     await this.q(
-      `INSERT INTO duplicates.identification_runs (instance_id, state, documents, clusters, started_at, finished_at) VALUES ($1, 'RUNNING', $2, NULL, $3, NULL)
-       ON CONFLICT (instance_id) DO UPDATE SET state = 'RUNNING', documents = EXCLUDED.documents, clusters = NULL, started_at = EXCLUDED.started_at, finished_at = NULL`,
+      `INSERT INTO duplicates.identification_runs (instance_id, state, documents, read, clusters, started_at, finished_at) VALUES ($1, 'RUNNING', $2, 0, NULL, $3, NULL)
+       ON CONFLICT (instance_id) DO UPDATE SET state = 'RUNNING', documents = EXCLUDED.documents, read = 0, clusters = NULL, started_at = EXCLUDED.started_at, finished_at = NULL`,
       [instanceId, documents, at],
     );
+  }
+
+  async progress(instanceId: string, read: number): Promise<void> {
+    await this.q(`UPDATE duplicates.identification_runs SET read = $2 WHERE instance_id = $1`, [instanceId, read]);
   }
 
   async finish(instanceId: string, clusters: number, at: Date): Promise<void> {
@@ -224,6 +229,6 @@ export class TypeOrmIdentificationRuns extends IdentificationRuns {
 
   async get(instanceId: string): Promise<IdentificationRun | null> {
     const [r] = await this.q<RunRow>(`SELECT * FROM duplicates.identification_runs WHERE instance_id = $1`, [instanceId]);
-    return r ? { instanceId: r.instance_id, state: r.state, documents: r.documents, clusters: r.clusters, startedAt: r.started_at, finishedAt: r.finished_at } : null;
+    return r ? { instanceId: r.instance_id, state: r.state, documents: r.documents, read: r.read, clusters: r.clusters, startedAt: r.started_at, finishedAt: r.finished_at } : null;
   }
 }

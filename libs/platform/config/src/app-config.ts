@@ -85,7 +85,9 @@ export const configSchema = z.object({
   /** Documents per full-scan job (worker replicas share a scan job by job). */
   FULL_AUDIT_CHUNK_DOCUMENTS: z.coerce.number().int().min(1).max(1000).default(25),
   /** Word-shingle Jaccard similarity at or above which two documents are near-duplicates (exact copies are always clustered). */
-  DUPLICATES_JACCARD_THRESHOLD: z.coerce.number().min(0.5).max(1).default(0.8),
+  DUPLICATES_JACCARD_THRESHOLD: z.coerce.number().min(0.5).max(0.99).default(0.7),
+  /** Documents read and fingerprinted per step of the whole-repository identification (its progress and resumption unit). */
+  DUPLICATES_PAGE_DOCUMENTS: z.coerce.number().int().min(1).max(1000).default(200),
   /** How the audit side reads repository instances: in-process (`local`) or over their instance API (`http`). */
   REPOSITORY_CLIENT: z.enum(['local', 'http']).default('local'),
   /** Base URL of the instance API for REPOSITORY_CLIENT=http (default PUBLIC_RETRIEVAL_URL). */
