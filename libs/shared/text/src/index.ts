@@ -12,3 +12,4 @@ export * from './values';
 export * from './answers';
 export * from './claims';
 export * from './duplicates';
+export * from './subjects';
