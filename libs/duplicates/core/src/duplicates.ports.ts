@@ -77,6 +77,8 @@ export interface SourceDocument {
 /** The repository, as duplicate identification reads it (a port, never its tables). */
 export abstract class DuplicatesSource {
   abstract liveIds(instanceId: string): Promise<string[]>;
+  /** The content version of the indexed documents among these ids (a cheap read: no text). */
+  abstract indexedVersions(instanceId: string, documentIds: string[]): Promise<Map<string, string>>;
   /** Indexed documents among these ids; others (deleted, pending, failed) are left out. */
   abstract read(instanceId: string, documentIds: string[]): Promise<SourceDocument[]>;
 }

@@ -4,7 +4,7 @@ import { ActivityLog, Clock, IdGenerator, UnitOfWork } from '@svc/kernel';
 import { CompleteInstanceStep, GetInstanceStep, InstanceStep } from '@svc/workspace-core';
 import { ClusterPlan, DuplicateCluster, reconcileClusters, verificationOutcome } from './duplicate-cluster';
 import { concurrentClusterChange } from './duplicates.errors';
-import { DocumentFingerprint, DuplicateClusterRepository, DuplicatesSource, FingerprintStore, IdentificationRuns, SourceDocument } from './duplicates.ports';
+import { DocumentFingerprint, DuplicateClusterRepository, DuplicatesSource, FingerprintStore, IdentificationRuns } from './duplicates.ports';
 import { clustersOf, DuplicatesSettings, fingerprintOf, verifiedMatches } from './fingerprint';
 
 /** Steps in which document changes are checked one by one (before, the whole-repository identification will read them). */
@@ -67,17 +67,20 @@ export class IdentifyDuplicates {
     await this.runs.start(instanceId, ids.length, this.clock.now());
     await this.fingerprints.retainOnly(instanceId, ids);
     const known = await this.fingerprints.versions(instanceId, ids);
-    const current = (d: SourceDocument) => known.get(d.id)?.contentHash === d.contentHash && known.get(d.id)?.scheme === this.settings.scheme;
-    // Page by page (their text is held in memory only for the page); what a page saved survives a crash.
+    const fresh = (id: string, contentHash: string) => known.get(id)?.contentHash === contentHash && known.get(id)?.scheme === this.settings.scheme;
+    // Page by page (texts are held in memory only for the page; what a page saved survives a crash).
+    // Only documents whose indexed content changed since their fingerprint are read: a rerun reads versions, not texts.
     const page = this.settings.pageDocuments;
     let computed = 0;
     for (let i = 0; i < ids.length; i += page) {
-      const documents = (await this.source.read(instanceId, ids.slice(i, i + page))).filter((d) => !current(d));
+      const versions = await this.source.indexedVersions(instanceId, ids.slice(i, i + page));
+      const stale = [...versions].filter(([id, contentHash]) => !fresh(id, contentHash)).map(([id]) => id);
+      const documents = stale.length > 0 ? await this.source.read(instanceId, stale) : [];
       if (documents.length > 0) await this.fingerprints.save(instanceId, documents.map((d) => fingerprintOf(d, this.settings)), this.clock.now());
       computed += documents.length;
       const read = Math.min(ids.length, i + page);
       await this.runs.progress(instanceId, read);
-      await progress(Math.floor((90 * read) / Math.max(1, ids.length)), `read ${read}/${ids.length} documents, ${computed} fingerprinted`);
+      await progress(Math.floor((90 * read) / Math.max(1, ids.length)), `checked ${read}/${ids.length} documents, ${computed} fingerprinted`);
     }
     const outcome = await this.uow.run(async () => {
       await this.clusters.lock(instanceId);

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DuplicatesSource, SourceDocument } from '@svc/duplicates-core';
-import { ReadDocumentPassages } from '@svc/repository-core';
+import { GetDocumentsByIds, ReadDocumentPassages } from '@svc/repository-core';
 
 /**
  * The repository as duplicate identification reads it, through its public use cases: a document's
@@ -9,12 +9,19 @@ import { ReadDocumentPassages } from '@svc/repository-core';
  */
 @Injectable()
 export class LocalDuplicatesSource extends DuplicatesSource {
-  constructor(private readonly passages: ReadDocumentPassages) {
+  constructor(
+    private readonly passages: ReadDocumentPassages,
+    private readonly documents: GetDocumentsByIds,
+  ) {
     super();
   }
 
   liveIds(instanceId: string): Promise<string[]> {
     return this.passages.liveIds(instanceId);
+  }
+
+  async indexedVersions(instanceId: string, documentIds: string[]): Promise<Map<string, string>> {
+    return new Map((await this.documents.execute(instanceId, documentIds)).filter((d) => d.state === 'INDEXED').map((d) => [d.id, d.content_hash]));
   }
 
   async read(instanceId: string, documentIds: string[]): Promise<SourceDocument[]> {
