@@ -72,8 +72,8 @@ export interface DirtyDocument {
 export abstract class ClaimStore {
   /** The content versions read so far for these documents. */
   abstract contentHashes(instanceId: string, documentIds: string[]): Promise<Map<string, string>>;
-  /** Saves a document's claims and its blocks (attribute and subject stem, with how many claims each). */
-  abstract save(instanceId: string, claims: DocumentClaims): Promise<void>;
+  /** Saves documents' claims and their blocks (attribute and subject stem, with how many claims each), replacing what they had. */
+  abstract save(instanceId: string, documents: DocumentClaims[]): Promise<void>;
   abstract remove(instanceId: string, documentIds: string[]): Promise<void>;
   abstract all(instanceId: string): Promise<DocumentClaims[]>;
   abstract ofDocuments(instanceId: string, documentIds: string[]): Promise<DocumentClaims[]>;

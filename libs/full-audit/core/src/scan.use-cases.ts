@@ -111,7 +111,7 @@ export class ExtractClaims {
     const gone = documentIds.filter((id) => known.has(id) && !documents.some((d) => d.id === id));
     const changed = [...read.map((r) => r.documentId), ...gone];
     await this.uow.run(async () => {
-      for (const r of read) await this.claims.save(instanceId, r);
+      await this.claims.save(instanceId, read);
       await this.claims.remove(instanceId, gone);
       if (payload.scan) {
         const done = await this.scans.chunkDone(payload.scan.id, payload.scan.chunk);

@@ -164,27 +164,34 @@ export class TypeOrmClaimStore extends ClaimStore {
     return new Map(rows.map((r) => [r.document_id, r.content_hash]));
   }
 
-  async save(instanceId: string, d: DocumentClaims): Promise<void> {
+  /** One statement per table for the whole chunk (a query per document cost 75 s of a 10,000-document scan). */
+  async save(instanceId: string, documents: DocumentClaims[]): Promise<void> {
+    if (documents.length === 0) return;
+    const ids = documents.map((d) => d.documentId);
     await this.q(
-      `INSERT INTO full_audit.document_claims (instance_id, document_id, content_hash, claims, claim_count, changed_at) VALUES ($1, $2, $3, $4, $5, $6)
+      `INSERT INTO full_audit.document_claims (instance_id, document_id, content_hash, claims, claim_count, changed_at)
+       SELECT $1, d, h, c::jsonb, n, t FROM unnest($2::text[], $3::text[], $4::text[], $5::int[], $6::timestamptz[]) AS u(d, h, c, n, t)
        ON CONFLICT (instance_id, document_id) DO UPDATE SET content_hash = EXCLUDED.content_hash, claims = EXCLUDED.claims, claim_count = EXCLUDED.claim_count, changed_at = EXCLUDED.changed_at`,
-      [instanceId, d.documentId, d.contentHash, JSON.stringify(d.claims), d.claims.length, d.changedAt],
+      [instanceId, ids, documents.map((d) => d.contentHash), documents.map((d) => JSON.stringify(d.claims)), documents.map((d) => d.claims.length), documents.map((d) => d.changedAt)],
     );
-    await this.q(`DELETE FROM full_audit.claim_blocks WHERE instance_id = $1 AND document_id = $2`, [instanceId, d.documentId]);
-    const blocks = new Map<string, { attribute: string; stem: string; claims: number }>();
-    for (const c of d.claims) {
-      for (const stem of new Set(c.subject)) {
-        const key = blockKey({ attribute: c.attribute, stem });
-        const block = blocks.get(key) ?? { attribute: c.attribute, stem, claims: 0 };
-        block.claims += 1;
-        blocks.set(key, block);
+    await this.q(`DELETE FROM full_audit.claim_blocks WHERE instance_id = $1 AND document_id = ANY($2::text[])`, [instanceId, ids]);
+    const rows: { documentId: string; attribute: string; stem: string; claims: number }[] = [];
+    for (const d of documents) {
+      const blocks = new Map<string, { documentId: string; attribute: string; stem: string; claims: number }>();
+      for (const c of d.claims) {
+        for (const stem of new Set(c.subject)) {
+          const key = blockKey({ attribute: c.attribute, stem });
+          const block = blocks.get(key) ?? { documentId: d.documentId, attribute: c.attribute, stem, claims: 0 };
+          block.claims += 1;
+          blocks.set(key, block);
+        }
       }
+      rows.push(...blocks.values());
     }
-    if (blocks.size === 0) return;
-    const rows = [...blocks.values()];
+    if (rows.length === 0) return;
     await this.q(
-      `INSERT INTO full_audit.claim_blocks (instance_id, document_id, attribute, stem, claims) SELECT $1, $2, a, s, n FROM unnest($3::text[], $4::text[], $5::int[]) AS t(a, s, n)`,
-      [instanceId, d.documentId, rows.map((r) => r.attribute), rows.map((r) => r.stem), rows.map((r) => r.claims)],
+      `INSERT INTO full_audit.claim_blocks (instance_id, document_id, attribute, stem, claims) SELECT $1, d, a, s, n FROM unnest($2::text[], $3::text[], $4::text[], $5::int[]) AS t(d, a, s, n)`,
+      [instanceId, rows.map((r) => r.documentId), rows.map((r) => r.attribute), rows.map((r) => r.stem), rows.map((r) => r.claims)],
     );
   }
 
