@@ -94,6 +94,15 @@ export class IdentifyDuplicates {
     await progress(100, outcome);
     return outcome;
   }
+
+  /**
+   * The run failed for good (its retries exhausted): the step completes anyway, so the instance
+   * reaches RUNNING_PHASE and its analyses run; the failure is in the activity log, and
+   * `update-instance-step` to LAUNCH_DUPLICATE_IDENTIFICATION runs the identification again.
+   */
+  async giveUp(payload: DuplicatesIdentifyPayload, reason: string): Promise<void> {
+    await this.completeStep.execute(payload.instanceId, 'ON_DUPLICATE_IDENTIFICATION', { duplicate_identification: 'failed', reason: reason.slice(0, 500) });
+  }
 }
 
 /**

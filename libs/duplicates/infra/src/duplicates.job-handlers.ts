@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { DocumentChangedPayload, DuplicatesIdentifyPayload, DuplicatesVerifyPayload } from '@svc/contracts';
 import { CheckChangedDocument, IdentifyDuplicates, VerifyCluster } from '@svc/duplicates-core';
-import { JobContext, JobHandlerOf, JobHandlerRegistry } from '@svc/jobs';
+import { JobContext, JobFailure, JobHandlerOf, JobHandlerRegistry } from '@svc/jobs';
 
 // Outside a job transaction: fingerprinting is CPU work over the whole repository, and the embedded
 // mode has one connection. Each use case commits its writes in short transactions, idempotently.
@@ -21,6 +21,11 @@ export class DuplicatesIdentifyJobHandler extends JobHandlerOf<'duplicates.ident
 
   handle(payload: DuplicatesIdentifyPayload, ctx: JobContext): Promise<string> {
     return this.identify.execute(payload, (percent, message) => ctx.progress(percent, message));
+  }
+
+  /** Failed for good: the step completes anyway (duplicates must not hold the analyses back). */
+  override onFailed(payload: DuplicatesIdentifyPayload, failure: JobFailure): Promise<void> {
+    return this.identify.giveUp(payload, failure.message);
   }
 }
 
