@@ -140,6 +140,20 @@ describe('role matrix: every registered audit operation × 7 roles × non-member
     audit_documents_get_recommendations: { body: () => ({ instance_id: instanceId, document_id: documentId }) },
     audit_duplicate_list: { body: () => ({ instance_id: instanceId }), check: (res) => expect(res.items.map((c: Json) => c.id)).toEqual([cluster]) },
     audit_duplicate_set_managed: { body: () => ({ instance_id: instanceId, cluster_id: cluster }) },
+    audit_missing_subject_list: { body: () => ({ instance_id: instanceId }), check: (res) => expect(res.items.map((s: Json) => s.id)).toContain(subject) },
+    audit_missing_subject_find: { body: () => ({ instance_id: instanceId, subject_id: subject }), check: (res) => expect(res.id).toBe(subject) },
+    audit_missing_subject_list_questions: { body: () => ({ instance_id: instanceId, subject_id: subject }), check: (res) => expect(res.length).toBeGreaterThanOrEqual(1) },
+    audit_missing_subject_set_state: { body: () => ({ instance_id: instanceId, subject_id: subject, state: 'PENDING' }) },
+    audit_missing_subject_generate_compagnon_document: {
+      // Generation needs every question answered (msq_ ids through the mandatory-question set-answer).
+      prepare: async () => {
+        for (const q of (await asAdmin('/audit/missing-subject/questions', { instance_id: instanceId, subject_id: subject })).body.response as Json[]) {
+          if (!q.answer) await asAdmin('/audit/mandatory-question/set-answer', { instance_id: instanceId, question_id: q.id, answer: 'The chief executive officer drives a blue car.' });
+        }
+      },
+      body: () => ({ instance_id: instanceId, subject_id: subject }),
+      check: (res) => expect(res.compagnon_proposition).toContain('blue car'),
+    },
   };
 
   /** Three pairs of documents that disagree (one question conflict each), and the document the document operations act on. */
@@ -165,6 +179,7 @@ describe('role matrix: every registered audit operation × 7 roles × non-member
   const conflicts: Record<'answered' | 'closed' | 'ignored', string> = { answered: '', closed: '', ignored: '' };
   const findings: Record<'answered' | 'closed' | 'ignored', string> = { answered: '', closed: '', ignored: '' };
   let cluster = '';
+  let subject = '';
   const questionIn = (id: string, state: string) =>
     waitFor(async () => ((await asAdmin('/audit/mandatory-question/list', { instance_id: instanceId, limit: 1000 })).body.response.items.find((q: Json) => q.id === id)?.state === state ? true : undefined), 60000, `${id} in ${state}`);
 
@@ -220,6 +235,14 @@ describe('role matrix: every registered audit operation × 7 roles × non-member
     const about = (text: string) => raised(found, text)!;
     [findings.answered, findings.closed, findings.ignored] = [about('parking'), about('Taxi'), about('gym')];
     cluster = await waitFor(async () => (await asAdmin('/audit/duplicate/list-duplicates-for-instance', { instance_id: instanceId })).body.response.items[0]?.id as string | undefined, 90000, 'the duplicate cluster');
+    // The refused question is a missing subject.
+    subject = await waitFor(async () => {
+      for (const s of (await asAdmin('/audit/missing-subject/list', { instance_id: instanceId, limit: 100 })).body.response.items as Json[]) {
+        const asked = (await asAdmin('/audit/missing-subject/questions', { instance_id: instanceId, subject_id: s.id })).body.response as Json[];
+        if (asked.some((q) => /chief executive officer car/.test(q.question))) return s.id as string;
+      }
+      return undefined;
+    }, 90000, 'the missing subject of the refused question');
     const openapi = (await (await fetch(`${service.urls.audit}/openapi.json`)).json()) as { paths: Record<string, { post: { operationId: string; 'x-permission': string; 'x-mcp-tool': boolean } }> };
     registered = Object.entries(openapi.paths)
       .filter(([path]) => path.startsWith('/audit/'))

@@ -73,6 +73,9 @@ describe('robustness of the standalone service', () => {
     expect(clusters.items.filter((c: Json) => c.exact)).toHaveLength(1);
     expect(clusters.items.some((c: Json) => c.documents.every((d: Json) => /password/i.test(d.document_name)))).toBe(true);
     expect(clusters.items.some((c: Json) => c.documents.some((d: Json) => /basecamp/i.test(d.document_name)))).toBe(false);
+    // The demo question no document answers (parental leave, M1 of ANSWER-KEY.md) is a missing subject.
+    const missing = (await post(`${service.urls.audit}/audit/missing-subject/list`, { instance_id: demo, limit: 100 }, adminKey)).body.response;
+    expect(missing.items.some((s: Json) => /paternity|maternity|leave/i.test(s.subject))).toBe(true);
   }, 240000);
 
   const implemented = Object.entries(AUDIT_OPERATIONS).filter(([name]) => name.startsWith('audit_instance_') || name.startsWith('audit_user_'));

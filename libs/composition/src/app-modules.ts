@@ -11,6 +11,7 @@ import { IdentityModule } from '@svc/identity-infra';
 import { JobsModule } from '@svc/jobs';
 import { MandatoryQuestionsModule } from '@svc/mandatory-questions-infra';
 import { McpModule } from '@svc/mcp';
+import { MissingSubjectsModule } from '@svc/missing-subjects-infra';
 import { RepositoryModule } from '@svc/repository-infra';
 import { VectorIndexModule } from '@svc/vector-index';
 import { WorkspaceModule } from '@svc/workspace-infra';
@@ -63,6 +64,7 @@ export interface AppContexts {
   questions: DynamicModule;
   fullAudit: DynamicModule;
   duplicates: DynamicModule;
+  missingSubjects: DynamicModule;
   /** Every module to import: the platform modules, then the contexts. */
   modules: DynamicModule[];
 }
@@ -72,10 +74,21 @@ export function appContexts(config: AppConfig, o: { auditApi: boolean; retrieval
   const repository = RepositoryModule.forRoot({ withControllers: o.retrievalApi, withJobHandlers: o.runWorkers });
   const workspace = WorkspaceModule.forRoot({ withControllers: o.auditApi, withJobHandlers: o.runWorkers, withRetrievalControllers: o.retrievalApi, uses: [identity, repository] });
   const conflicts = ConflictsModule.forRoot({ withControllers: o.auditApi, uses: [workspace] });
-  const questions = MandatoryQuestionsModule.forRoot({ withControllers: o.auditApi, withJobHandlers: o.runWorkers, uses: [workspace, repository, conflicts] });
+  const missingSubjects = MissingSubjectsModule.forRoot({ withControllers: o.auditApi, withJobHandlers: o.runWorkers, uses: [workspace] });
+  const questions = MandatoryQuestionsModule.forRoot({ withControllers: o.auditApi, withJobHandlers: o.runWorkers, uses: [workspace, repository, conflicts, missingSubjects] });
   const fullAudit = FullAuditModule.forRoot({ withControllers: o.auditApi, withJobHandlers: o.runWorkers, uses: [workspace, repository, conflicts] });
   const duplicates = DuplicatesModule.forRoot({ withControllers: o.auditApi, withJobHandlers: o.runWorkers, uses: [workspace, repository] });
-  return { identity, repository, workspace, conflicts, questions, fullAudit, duplicates, modules: [...repositoryPlatform(config, o.runWorkers), identity, repository, workspace, conflicts, questions, fullAudit, duplicates] };
+  return {
+    identity,
+    repository,
+    workspace,
+    conflicts,
+    questions,
+    fullAudit,
+    duplicates,
+    missingSubjects,
+    modules: [...repositoryPlatform(config, o.runWorkers), identity, repository, workspace, conflicts, missingSubjects, questions, fullAudit, duplicates],
+  };
 }
 
 /**

@@ -10,6 +10,7 @@ import '@svc/conflicts-infra';
 import '@svc/mandatory-questions-infra';
 import '@svc/full-audit-infra';
 import '@svc/duplicates-infra';
+import '@svc/missing-subjects-infra';
 
 /** Operations served under /audit that the spec does not list, each documented in docs/decisions. */
 const EXTENSIONS: readonly string[] = AUDIT_EXTENSIONS;

@@ -4,6 +4,7 @@ import { CreateConflictsSchema1763700000900 } from '@svc/conflicts-infra';
 import { CreateDuplicatesSchema1763700001200 } from '@svc/duplicates-infra';
 import { CreateFullAuditSchema1763700001100 } from '@svc/full-audit-infra';
 import { JOBS_MIGRATIONS } from '@svc/jobs';
+import { CreateMissingSubjectsSchema1763700001300 } from '@svc/missing-subjects-infra';
 import { CreateMandatoryQuestionsSchema1763700001000 } from '@svc/mandatory-questions-infra';
 import { AddDocumentsAndSemanticNodes1763700000500, CreateRepositorySchema1763700000200, CreateSearchLogs1763700000700 } from '@svc/repository-infra';
 import { VECTOR_INDEX_MIGRATIONS } from '@svc/vector-index';
@@ -27,5 +28,6 @@ export const PERSISTENCE: PersistenceParts = {
     CreateMandatoryQuestionsSchema1763700001000,
     CreateFullAuditSchema1763700001100,
     CreateDuplicatesSchema1763700001200,
+    CreateMissingSubjectsSchema1763700001300,
   ],
 };

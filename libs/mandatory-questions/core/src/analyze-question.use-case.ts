@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ConflictAnswerGroup, conflictsToClose, FoundConflict, QuestionConflictFacts, RecordQuestionAnalysis } from '@svc/conflicts-core';
-import type { QuestionsAnalyzePayload } from '@svc/contracts';
+import { QUESTION_ANALYSIS_JOBS, QuestionsAnalyzePayload } from '@svc/contracts';
+import { JobQueue } from '@svc/kernel';
 import { decideQuestion, DetectedConflict, ExtractedAnswer, QUESTION_RETRIEVAL, QuestionAnalysis, selectPassages } from '@svc/text';
 import type { MandatoryQuestion, MandatoryQuestionState } from './mandatory-question';
 import { questionTransition } from './mandatory-question.states';
@@ -42,6 +43,7 @@ export class AnalyzeQuestion {
     private readonly steps: QuestionAnalysisSteps,
     private readonly record: RecordQuestionAnalysis,
     private readonly facts: QuestionConflictFacts,
+    private readonly jobs: JobQueue,
   ) {}
 
   async execute(payload: QuestionsAnalyzePayload): Promise<AnalysisOutcome> {
@@ -82,6 +84,12 @@ export class AnalyzeQuestion {
       actor: null,
       alsoWithin: async () => {
         await this.record.execute({ organizationId: current.organizationId, instanceId: current.instanceId, questionId: current.id, question: current.question, companionQuestions, found: [...found.values()], closable });
+        // What the repository could not answer: the question when REFUSED, else its companion questions without an answer.
+        const unanswered =
+          outcome === 'REFUSED'
+            ? [{ text: current.question, source: 'mandatory_question' as const }]
+            : runs.slice(1).filter((r) => r.analysis.outcome === 'REFUSED').map((r) => ({ text: r.text, source: 'companion_question' as const }));
+        for (const job of QUESTION_ANALYSIS_JOBS) await this.jobs.enqueue(job, { instanceId: current.instanceId, organizationId: current.organizationId, questionId: current.id, unanswered });
       },
     });
     return outcome;

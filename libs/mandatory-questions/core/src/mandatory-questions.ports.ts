@@ -1,4 +1,5 @@
-import type { Page, PageRequest } from '@svc/kernel';
+import type { Page, PageRequest, Principal } from '@svc/kernel';
+import type { AuditInstanceAccess } from '@svc/workspace-core';
 import type { ExtractedAnswer, Passage } from '@svc/text';
 import type { MandatoryQuestion, MandatoryQuestionState } from './mandatory-question';
 
@@ -47,4 +48,14 @@ export abstract class CompanionQuestionWriter {
 export abstract class DocumentReindexer {
   /** Queues the documents' re-indexation; unknown or deleted ones are skipped. Returns how many were queued. */
   abstract reindex(instanceId: string, documentIds: string[]): Promise<number>;
+}
+
+/**
+ * Answers to questions another context owns that `set-answer` also takes (`msq_`, missing-subject
+ * questions: BEHAVIOUR.md §4). Implemented by that context and passed by the composition, so this
+ * context does not depend on it.
+ */
+export abstract class ForeignQuestionAnswers {
+  /** Stores the answer; false when the question does not exist for this caller (404). */
+  abstract answer(input: { principal: Principal; access: AuditInstanceAccess; questionId: string; answer: string }): Promise<boolean>;
 }

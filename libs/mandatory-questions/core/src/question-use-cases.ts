@@ -7,7 +7,7 @@ import { ANALYSIS_JOB_OPTIONS } from './analysis-job';
 import { MandatoryQuestion, MandatoryQuestionState, questionView, MandatoryQuestionView } from './mandatory-question';
 import { questionTransition } from './mandatory-question.states';
 import { forbiddenQuestionMove, questionNotFound } from './mandatory-questions.errors';
-import { DocumentReindexer, MandatoryQuestionRepository } from './mandatory-questions.ports';
+import { DocumentReindexer, ForeignQuestionAnswers, MandatoryQuestionRepository } from './mandatory-questions.ports';
 import { QuestionEdits } from './question-edits';
 
 export interface QuestionInput {
@@ -71,7 +71,7 @@ export class ListMandatoryQuestions {
 
 /**
  * Stores the expert's answer on an open question; its OPEN conflicts move to ANSWERED with it, in the
- * same transaction. A `msq_` id names a missing-subject question (that context is not built yet: 404).
+ * same transaction. A `msq_` id names a missing-subject question: its context stores the answer.
  */
 @Injectable()
 export class SetMandatoryQuestionAnswer {
@@ -79,9 +79,14 @@ export class SetMandatoryQuestionAnswer {
     private readonly questions: MandatoryQuestionRepository,
     private readonly edits: QuestionEdits,
     private readonly conflicts: AnswerQuestionConflicts,
+    private readonly foreign: ForeignQuestionAnswers,
   ) {}
 
   async execute(input: QuestionInput & { answer: string }): Promise<true> {
+    if (input.questionId.startsWith('msq_')) {
+      if (!(await this.foreign.answer(input))) throw questionNotFound(input.questionId);
+      return true;
+    }
     const question = await load(this.questions, input);
     if (questionTransition(question.state, 'set-answer').kind === 'forbidden') throw forbiddenQuestionMove(question.id, 'set-answer', question.state);
     await this.edits.apply({

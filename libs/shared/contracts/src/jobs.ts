@@ -17,6 +17,7 @@ export interface JobPayloads {
   'duplicates.identify': DuplicatesIdentifyPayload;
   'duplicates.document-changed': DocumentChangedPayload;
   'duplicates.verify': DuplicatesVerifyPayload;
+  'missing-subjects.question-analyzed': QuestionAnalyzedPayload;
 }
 
 export type JobName = keyof JobPayloads;
@@ -34,6 +35,7 @@ export const JOB_NAMES = {
   duplicatesIdentify: 'duplicates.identify',
   duplicatesDocumentChanged: 'duplicates.document-changed',
   duplicatesVerify: 'duplicates.verify',
+  missingSubjectsQuestionAnalyzed: 'missing-subjects.question-analyzed',
 } as const satisfies Record<string, JobName>;
 
 export interface WorkspaceRunStepPayload {
@@ -95,6 +97,18 @@ export interface DuplicatesVerifyPayload {
   clusterId: string;
 }
 
+/**
+ * A mandatory question was analysed: what the repository could not answer (the question itself when
+ * REFUSED, and its companion questions that got no answer). Every analysis sends the whole list, so a
+ * question the repository now answers is absent from it.
+ */
+export interface QuestionAnalyzedPayload {
+  instanceId: string;
+  organizationId: string;
+  questionId: string;
+  unanswered: { text: string; source: 'mandatory_question' | 'companion_question' }[];
+}
+
 /** A document of a repository instance was indexed (new or changed content) or deleted. */
 export interface DocumentChangedPayload {
   instanceId: string;
@@ -111,6 +125,9 @@ export const DOCUMENT_CHANGE_JOBS = ['questions.document-changed', 'full-audit.d
 
 /** The jobs an instance reaching RUNNING_PHASE fans out to (payload `{ instanceId }`): the questions asked before, the first full scan. */
 export const RUNNING_PHASE_JOBS = ['questions.analyze-instance', 'full-audit.scan'] as const satisfies readonly JobName[];
+
+/** The jobs each mandatory-question analysis fans out to, in the transaction that records it. */
+export const QUESTION_ANALYSIS_JOBS = ['missing-subjects.question-analyzed'] as const satisfies readonly JobName[];
 
 /**
  * Steps whose work another context does (payload `{ instanceId }`): entering the step queues these

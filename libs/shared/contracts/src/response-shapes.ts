@@ -170,6 +170,20 @@ export const DUPLICATE_CLUSTER_VIEW = object(
   'A duplicate cluster: exact copies (exact, similarity 1) or near-duplicates with their lowest pairwise Jaccard similarity.',
 );
 
+export const MISSING_SUBJECT_VIEW = object(
+  {
+    id: string,
+    instance_id: string,
+    subject: string,
+    state: { enum: ['PENDING', 'MANAGED', 'IGNORED'] },
+    question_count: integer,
+    compagnon_proposition: nullableString,
+    created_at: dateTime,
+    updated_at: dateTime,
+  },
+  'A missing subject: what people ask that the repository does not answer, with the cached companion-document draft.',
+);
+
 export const AUDIT_RESPONSES: Partial<Record<AuditOperationName, JsonSchema>> = {
   audit_instance_list_for_user: pageOf(INSTANCE_VIEW),
   audit_instance_get: INSTANCE_VIEW,
@@ -209,6 +223,11 @@ export const AUDIT_RESPONSES: Partial<Record<AuditOperationName, JsonSchema>> = 
   audit_full_audit_conflict_ignore: OK,
   audit_duplicate_list: pageOf(DUPLICATE_CLUSTER_VIEW),
   audit_duplicate_set_managed: OK,
+  audit_missing_subject_list: pageOf(MISSING_SUBJECT_VIEW),
+  audit_missing_subject_find: MISSING_SUBJECT_VIEW,
+  audit_missing_subject_list_questions: arrayOf(object({ id: string, question: string, answer: nullableString, source: string })),
+  audit_missing_subject_set_state: OK,
+  audit_missing_subject_generate_compagnon_document: object({ compagnon_proposition: string, cached: boolean }),
   audit_conflict_get_top_collaborators: arrayOf(object({ user_id: string, shared_conflict_count: integer })),
 };
 

@@ -1,0 +1,2 @@
+export * from './missing-subject';
+export * from './missing-subjects.use-cases';

@@ -1,0 +1,2 @@
+export * from './missing-subjects.module';
+export * from './missing-subjects.migration';

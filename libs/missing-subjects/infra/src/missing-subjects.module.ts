@@ -1,0 +1,43 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { ForeignQuestionAnswers } from '@svc/mandatory-questions-core';
+import {
+  AnswerSubjectQuestion,
+  GenerateCompanionDocument,
+  MissingSubjectQueries,
+  MissingSubjectRepository,
+  MissingSubjectsSettings,
+  RecordUnansweredQuestions,
+  SetMissingSubjectState,
+  SubjectQuestionRepository,
+} from '@svc/missing-subjects-core';
+import { SubjectQuestionAnswers } from './missing-subjects.adapters';
+import { MissingSubjectsController } from './missing-subjects.controller';
+import { TypeOrmMissingSubjectRepository, TypeOrmSubjectQuestionRepository } from './missing-subjects.repositories';
+import { QuestionAnalyzedJobHandler } from './question-analyzed.job-handler';
+
+const USE_CASES = [RecordUnansweredQuestions, MissingSubjectQueries, SetMissingSubjectState, AnswerSubjectQuestion, GenerateCompanionDocument];
+
+/**
+ * The missing-subjects context: unanswered questions grouped into subjects, their answers and the
+ * companion document. `uses`: the app's workspace module. Exports the answers of `msq_` questions for
+ * the mandatory-questions context (its port `ForeignQuestionAnswers`).
+ */
+@Module({})
+export class MissingSubjectsModule {
+  static forRoot(options: { withControllers: boolean; withJobHandlers: boolean; uses: DynamicModule[] }): DynamicModule {
+    return {
+      module: MissingSubjectsModule,
+      imports: options.uses,
+      controllers: options.withControllers ? [MissingSubjectsController] : [],
+      providers: [
+        { provide: MissingSubjectRepository, useClass: TypeOrmMissingSubjectRepository },
+        { provide: SubjectQuestionRepository, useClass: TypeOrmSubjectQuestionRepository },
+        { provide: MissingSubjectsSettings, useValue: new MissingSubjectsSettings() },
+        { provide: ForeignQuestionAnswers, useClass: SubjectQuestionAnswers },
+        ...USE_CASES,
+        ...(options.withJobHandlers ? [QuestionAnalyzedJobHandler] : []),
+      ],
+      exports: [ForeignQuestionAnswers],
+    };
+  }
+}
