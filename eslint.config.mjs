@@ -53,7 +53,7 @@ export default tseslint.config(
             { sourceTag: 'scope:mandatory-questions', onlyDependOnLibsWithTags: ['scope:mandatory-questions', 'scope:conflicts', 'scope:workspace', 'scope:repository', 'scope:platform', 'scope:shared', 'scope:testing'] },
             { sourceTag: 'scope:full-audit', onlyDependOnLibsWithTags: ['scope:full-audit', 'scope:conflicts', 'scope:workspace', 'scope:repository', 'scope:platform', 'scope:shared', 'scope:testing'] },
             { sourceTag: 'scope:duplicates', onlyDependOnLibsWithTags: ['scope:duplicates', 'scope:workspace', 'scope:repository', 'scope:platform', 'scope:shared', 'scope:testing'] },
-            { sourceTag: 'scope:missing-subjects', onlyDependOnLibsWithTags: ['scope:missing-subjects', 'scope:mandatory-questions', 'scope:workspace', 'scope:platform', 'scope:shared', 'scope:testing'] },
+            { sourceTag: 'scope:missing-subjects', onlyDependOnLibsWithTags: ['scope:missing-subjects', 'scope:mandatory-questions', 'scope:workspace', 'scope:repository', 'scope:platform', 'scope:shared', 'scope:testing'] },
             { sourceTag: 'scope:platform', onlyDependOnLibsWithTags: ['scope:platform', 'scope:shared', 'scope:testing'] },
             { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared', 'scope:testing'] },
             // Cores and shared libraries hold rules and ports: no persistence, HTTP, queue or SDK package.

@@ -10,7 +10,8 @@ const UNKNOWN = '01ARZ3NDEKTSV4RRFFQ69G5FAV';
  * subjects (two about one topic share one), their questions are answered through
  * audit_mandatory_question_set_answer with msq_ ids, the companion document is refused while one is
  * unanswered and then drafted from the answers and cached, states move freely, a question the
- * repository starts answering leaves its subject (closed when empty), and every refusal.
+ * repository starts answering leaves its subject (closed when empty), every refusal, and (beyond the
+ * spec) unanswered searches that recur across users.
  */
 describe.each<ServiceMode>(['embedded', 'distributed'])('missing subjects (%s)', (mode) => {
   let service: RunningService;
@@ -154,4 +155,18 @@ describe.each<ServiceMode>(['embedded', 'distributed'])('missing subjects (%s)',
     expect((await audit('/audit/missing-subject/find', { instance_id: instanceId, subject_id: whistle.id })).status).toBe(404);
     expect((await subjects()).items.map((s) => s.id)).toEqual([parental.id]);
   }, 180000);
+
+  it("a search nobody's repository answers, repeated by two users, shows up in a subject; one user's lone search does not", async () => {
+    const search = async (query: string, user: string) => {
+      const res = await post(`${service.urls.retrieval}/api/search/query`, { query, user }, undefined, { 'instance-id': instanceId, 'api-key': instanceKey });
+      expect(res.status).toBe(200);
+      expect(res.body.response.got_answer).toBe(false);
+    };
+    await search('What is the dress code at the head office?', 'alice');
+    await search('what is the dress code at the head office', 'bob');
+    await search('Which gym membership discounts do we get?', 'carol');
+    const found = await waitFor(async () => (await subjects()).items.find((s) => /dress code/i.test(s.subject)), 60000, 'the dress-code subject');
+    expect(await questionsOf(found.id)).toEqual([{ id: expect.stringMatching(/^msq_/), question: 'What is the dress code at the head office?', answer: null, source: 'search' }]);
+    expect((await subjects()).items.some((s) => /gym/i.test(s.subject))).toBe(false);
+  }, 120000);
 });

@@ -10,7 +10,10 @@ export const MISSING_SUBJECT_STATES = ['PENDING', 'MANAGED', 'IGNORED'] as const
 export type MissingSubjectState = (typeof MISSING_SUBJECT_STATES)[number];
 
 /** Where an unanswered question comes from. */
-export type SubjectQuestionSource = 'mandatory_question' | 'companion_question';
+export type SubjectQuestionSource = 'mandatory_question' | 'companion_question' | 'search';
+
+/** The source reference of every question that comes from the instance's searches. */
+export const SEARCHES_SOURCE = 'searches';
 
 export interface MissingSubject {
   id: string;
@@ -36,7 +39,7 @@ export interface MissingSubjectQuestion {
   subjectId: string;
   text: string;
   source: SubjectQuestionSource;
-  /** The mandatory question (`mq_`) it comes from. */
+  /** The mandatory question (`mq_`) it comes from, or `searches`. */
   sourceRef: string;
   terms: SubjectTerm[];
   /** The vector it joined its subject with (what leaving subtracts). */
@@ -71,4 +74,17 @@ export abstract class SubjectQuestionRepository {
   abstract fromSource(instanceId: string, sourceRef: string): Promise<MissingSubjectQuestion[]>;
   abstract remove(id: string): Promise<void>;
   abstract setAnswer(id: string, answer: string, at: Date): Promise<void>;
+}
+
+/** A search of the instance API, as the missing subjects read the search log (the repository's, through a port). */
+export interface LoggedSearch {
+  query: string;
+  userId: string;
+  at: Date;
+  answered: boolean;
+}
+
+export abstract class SearchDemand {
+  /** The newest `limit` searches of the instance since `from`, oldest first. */
+  abstract recent(instanceId: string, from: Date, limit: number): Promise<LoggedSearch[]>;
 }

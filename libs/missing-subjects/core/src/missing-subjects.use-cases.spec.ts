@@ -1,9 +1,9 @@
 import { domainErrorOf, FixedClock, ImmediateUnitOfWork, RecordingActivityLog, TestIds } from '@svc/kernel/testing';
 import type { Page, Principal } from '@svc/kernel';
 import type { TermStatistics } from '@svc/text';
-import type { AuditInstanceAccess } from '@svc/workspace-core';
-import { MissingSubject, MissingSubjectQuestion, MissingSubjectRepository, SubjectChanges, SubjectQuestionRepository } from './missing-subject';
-import { AnswerSubjectQuestion, GenerateCompanionDocument, MissingSubjectQueries, MissingSubjectsSettings, RecordUnansweredQuestions } from './missing-subjects.use-cases';
+import type { AuditInstanceAccess, GetInstanceStep } from '@svc/workspace-core';
+import { LoggedSearch, MissingSubject, MissingSubjectQuestion, MissingSubjectRepository, SearchDemand, SubjectChanges, SubjectQuestionRepository } from './missing-subject';
+import { AnswerSubjectQuestion, GenerateCompanionDocument, MissingSubjectQueries, MissingSubjectsSettings, RecordUnansweredQuestions, RecordUnansweredSearches, SubjectMembership } from './missing-subjects.use-cases';
 
 const INSTANCE = 'ki_1';
 
@@ -68,7 +68,7 @@ function setup() {
   const clock = new FixedClock();
   const uow = new ImmediateUnitOfWork();
   const activity = new RecordingActivityLog();
-  const record = new RecordUnansweredQuestions(subjects, questions, new MissingSubjectsSettings(), new TestIds(), clock, uow, activity);
+  const record = new RecordUnansweredQuestions(new SubjectMembership(subjects, questions, new MissingSubjectsSettings(), new TestIds(), clock, uow, activity));
   const queries = new MissingSubjectQueries(subjects, questions);
   const answer = new AnswerSubjectQuestion(questions, subjects, clock, uow, activity);
   const generate = new GenerateCompanionDocument(queries, subjects, questions, clock, uow, activity);
@@ -107,6 +107,32 @@ describe('RecordUnansweredQuestions', () => {
     expect(t.questions.rows.size).toBe(0);
     expect(t.subjects.stats.questions).toBe(0);
     expect(t.activity.entries.map((e) => e.action)).toContain('missing_subject.closed');
+  });
+});
+
+describe('RecordUnansweredSearches', () => {
+  it('keeps the unanswered searches two users asked, leaves out one user alone and test traffic, and lets a search go once its latest asking got an answer', async () => {
+    const t = setup();
+    const log: LoggedSearch[] = [];
+    const demand = new (class extends SearchDemand {
+      async recent() {
+        return log;
+      }
+    })();
+    const steps = { facts: async () => ({ step: 'RUNNING_PHASE', organizationId: 'org_1' }) } as unknown as GetInstanceStep;
+    const clock = new FixedClock(new Date('2026-11-21T12:00:00Z'));
+    const searches = new RecordUnansweredSearches(steps, demand, new SubjectMembership(t.subjects, t.questions, new MissingSubjectsSettings(), new TestIds(), clock, new ImmediateUnitOfWork(), t.activity), clock);
+    const at = (minutes: number) => new Date(clock.now().getTime() - minutes * 60_000);
+    log.push({ query: 'Where is the data retention schedule?', userId: 'alice', at: at(50), answered: false });
+    log.push({ query: 'where is the data retention schedule', userId: 'bob', at: at(40), answered: false });
+    log.push({ query: 'What is the canteen menu on Fridays?', userId: 'alice', at: at(30), answered: false });
+    log.push({ query: 'test', userId: 'bob', at: at(20), answered: false });
+    log.push({ query: 'test', userId: 'carol', at: at(20), answered: false });
+    expect(await searches.execute({ instanceId: INSTANCE })).toBe('joined 1 left 0');
+    expect([...t.questions.rows.values()].map((q) => [q.text, q.source, q.sourceRef])).toEqual([['Where is the data retention schedule?', 'search', 'searches']]);
+    log.push({ query: 'Where is the data retention schedule?', userId: 'carol', at: at(1), answered: true });
+    expect(await searches.execute({ instanceId: INSTANCE })).toBe('joined 0 left 1');
+    expect(t.subjects.rows.size).toBe(0);
   });
 });
 

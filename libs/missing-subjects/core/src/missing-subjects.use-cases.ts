@@ -1,10 +1,37 @@
 import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import type { QuestionAnalyzedPayload } from '@svc/contracts';
+import type { QuestionAnalyzedPayload, SearchesLoggedPayload } from '@svc/contracts';
 import { ActivityLog, Clock, DomainError, IdGenerator, Page, PageRequest, Principal, UnitOfWork } from '@svc/kernel';
-import { draftCompanionDocument, joinSubject, leaveSubject, nearestSubject, normalizeSearch, questionTerms, subjectLabel, SUBJECTS, termVector, updateTermStatistics } from '@svc/text';
-import type { AuditInstanceAccess } from '@svc/workspace-core';
-import { MissingSubject, MissingSubjectQuestion, MissingSubjectRepository, MissingSubjectState, SubjectChanges, SubjectQuestionRepository } from './missing-subject';
+import {
+  DEFAULT_SEARCH_NOISE_OPTIONS,
+  denoiseSearches,
+  draftCompanionDocument,
+  joinSubject,
+  leaveSubject,
+  nearestSubject,
+  normalizeSearch,
+  questionTerms,
+  subjectLabel,
+  SUBJECTS,
+  termVector,
+  updateTermStatistics,
+} from '@svc/text';
+import { AuditInstanceAccess, GetInstanceStep } from '@svc/workspace-core';
+import {
+  LoggedSearch,
+  MissingSubject,
+  MissingSubjectQuestion,
+  MissingSubjectRepository,
+  MissingSubjectState,
+  SEARCHES_SOURCE,
+  SearchDemand,
+  SubjectChanges,
+  SubjectQuestionRepository,
+  SubjectQuestionSource,
+} from './missing-subject';
+
+/** Searches read per instance at most (the newest), for the 90-day window. */
+const SEARCH_WINDOW_LIMIT = 20000;
 
 export const missingSubjectNotFound = (id: string) => DomainError.notFound('MISSING_SUBJECT.NOT_FOUND', `Missing subject ${id} does not exist.`);
 
@@ -46,13 +73,13 @@ export interface SubjectQuestionView {
 }
 
 /**
- * What one mandatory-question analysis left unanswered (job `missing-subjects.question-analyzed`,
- * ANALYSIS.md §5): the questions it no longer lists leave their subjects (a subject left empty is
- * closed: removed), the new ones join the nearest subject within the threshold or start one. One
- * transaction under the instance's subject lock; the term statistics move with the questions.
+ * Makes the questions of one source (a mandatory question, or the searches) equal to what it leaves
+ * unanswered now (ANALYSIS.md §5): the questions it no longer lists leave their subjects (a subject
+ * left empty is closed: removed), the new ones join the nearest subject within the threshold or start
+ * one. One transaction under the instance's subject lock; the term statistics move with the questions.
  */
 @Injectable()
-export class RecordUnansweredQuestions {
+export class SubjectMembership {
   constructor(
     private readonly subjects: MissingSubjectRepository,
     private readonly questions: SubjectQuestionRepository,
@@ -63,14 +90,14 @@ export class RecordUnansweredQuestions {
     private readonly activity: ActivityLog,
   ) {}
 
-  async execute(payload: QuestionAnalyzedPayload): Promise<string> {
+  async sync(payload: { instanceId: string; organizationId: string; sourceRef: string; unanswered: { text: string; source: SubjectQuestionSource }[] }): Promise<string> {
     const { instanceId, organizationId } = payload;
     return this.uow.run(async () => {
       await this.subjects.lock(instanceId);
       const now = this.clock.now();
       let stats = await this.subjects.statistics(instanceId);
       const wanted = new Map(payload.unanswered.map((u) => [`${u.source}|${normalizeSearch(u.text)}`, u]));
-      const existing = await this.questions.fromSource(instanceId, payload.questionId);
+      const existing = await this.questions.fromSource(instanceId, payload.sourceRef);
       const kept = new Set<string>();
       let left = 0;
       let joined = 0;
@@ -91,7 +118,7 @@ export class RecordUnansweredQuestions {
         const vector = termVector(terms, stats);
         const open = await this.subjects.all(instanceId);
         const nearest = nearestSubject(vector, open.map((s) => ({ id: s.id, centroid: s.profile.centroid })), this.settings.threshold);
-        const question: MissingSubjectQuestion = { id: this.ids.next('msq_'), instanceId, subjectId: '', text: u.text, source: u.source, sourceRef: payload.questionId, terms, vector, answer: null, answeredAt: null, createdAt: now };
+        const question: MissingSubjectQuestion = { id: this.ids.next('msq_'), instanceId, subjectId: '', text: u.text, source: u.source, sourceRef: payload.sourceRef, terms, vector, answer: null, answeredAt: null, createdAt: now };
         const subject = nearest ? open.find((s) => s.id === nearest.id)! : null;
         if (subject) {
           question.subjectId = subject.id;
@@ -141,6 +168,46 @@ export class RecordUnansweredQuestions {
     const members = await this.questions.ofSubject(subject.instanceId, subject.id);
     const changes: SubjectChanges = { profile, questionCount, label: subjectLabel(members.map((m) => m.terms), stats).label, updatedAt: now };
     if (!(await this.subjects.update(subject, changes))) throw concurrentSubjectEdit(subject.id);
+  }
+}
+
+/** What one mandatory-question analysis left unanswered (job `missing-subjects.question-analyzed`): its questions follow it. */
+@Injectable()
+export class RecordUnansweredQuestions {
+  constructor(private readonly membership: SubjectMembership) {}
+
+  execute(payload: QuestionAnalyzedPayload): Promise<string> {
+    return this.membership.sync({ instanceId: payload.instanceId, organizationId: payload.organizationId, sourceRef: payload.questionId, unanswered: payload.unanswered });
+  }
+}
+
+/**
+ * Searches were logged (job `missing-subjects.searches-logged`, beyond the spec): the unanswered ones
+ * that recur (several users, or repeats; test traffic and retries left out: `denoiseSearches`) over the
+ * last 90 days are questions of the instance's subjects; one whose latest search got an answer, or
+ * that stopped recurring, leaves.
+ */
+@Injectable()
+export class RecordUnansweredSearches {
+  constructor(
+    private readonly steps: GetInstanceStep,
+    private readonly demand: SearchDemand,
+    private readonly membership: SubjectMembership,
+    private readonly clock: Clock,
+  ) {}
+
+  async execute(payload: SearchesLoggedPayload): Promise<string> {
+    const facts = await this.steps.facts(payload.instanceId);
+    if (!facts) return 'gone';
+    const now = this.clock.now();
+    const searches = await this.demand.recent(payload.instanceId, new Date(now.getTime() - SUBJECTS.searches.windowMs), SEARCH_WINDOW_LIMIT);
+    const latest = new Map<string, LoggedSearch>();
+    for (const s of searches) latest.set(normalizeSearch(s.query), s);
+    const recurring = denoiseSearches(
+      searches.filter((s) => !s.answered).map((s) => ({ query: s.query, userId: s.userId, at: s.at })),
+      { ...DEFAULT_SEARCH_NOISE_OPTIONS, now },
+    ).filter((r) => !latest.get(r.normalized)?.answered);
+    return this.membership.sync({ instanceId: payload.instanceId, organizationId: facts.organizationId, sourceRef: SEARCHES_SOURCE, unanswered: recurring.map((r) => ({ text: r.query, source: 'search' as const })) });
   }
 }
 

@@ -7,19 +7,22 @@ import {
   MissingSubjectRepository,
   MissingSubjectsSettings,
   RecordUnansweredQuestions,
+  RecordUnansweredSearches,
+  SearchDemand,
   SetMissingSubjectState,
+  SubjectMembership,
   SubjectQuestionRepository,
 } from '@svc/missing-subjects-core';
-import { SubjectQuestionAnswers } from './missing-subjects.adapters';
+import { RepositorySearchDemand, SubjectQuestionAnswers } from './missing-subjects.adapters';
 import { MissingSubjectsController } from './missing-subjects.controller';
 import { TypeOrmMissingSubjectRepository, TypeOrmSubjectQuestionRepository } from './missing-subjects.repositories';
-import { QuestionAnalyzedJobHandler } from './question-analyzed.job-handler';
+import { QuestionAnalyzedJobHandler, SearchesLoggedJobHandler } from './missing-subjects.job-handlers';
 
-const USE_CASES = [RecordUnansweredQuestions, MissingSubjectQueries, SetMissingSubjectState, AnswerSubjectQuestion, GenerateCompanionDocument];
+const USE_CASES = [SubjectMembership, RecordUnansweredQuestions, RecordUnansweredSearches, MissingSubjectQueries, SetMissingSubjectState, AnswerSubjectQuestion, GenerateCompanionDocument];
 
 /**
  * The missing-subjects context: unanswered questions grouped into subjects, their answers and the
- * companion document. `uses`: the app's workspace module. Exports the answers of `msq_` questions for
+ * companion document. `uses`: the app's workspace and repository modules (the search log). Exports the answers of `msq_` questions for
  * the mandatory-questions context (its port `ForeignQuestionAnswers`).
  */
 @Module({})
@@ -34,8 +37,9 @@ export class MissingSubjectsModule {
         { provide: SubjectQuestionRepository, useClass: TypeOrmSubjectQuestionRepository },
         { provide: MissingSubjectsSettings, useValue: new MissingSubjectsSettings() },
         { provide: ForeignQuestionAnswers, useClass: SubjectQuestionAnswers },
+        { provide: SearchDemand, useClass: RepositorySearchDemand },
         ...USE_CASES,
-        ...(options.withJobHandlers ? [QuestionAnalyzedJobHandler] : []),
+        ...(options.withJobHandlers ? [QuestionAnalyzedJobHandler, SearchesLoggedJobHandler] : []),
       ],
       exports: [ForeignQuestionAnswers],
     };

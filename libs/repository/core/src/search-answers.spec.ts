@@ -1,4 +1,4 @@
-import { DomainError } from '@svc/kernel';
+import { DomainError, EnqueueOptions, JobQueue } from '@svc/kernel';
 import { AnswerComposer, AnswerRequest, GroundedAnswer } from './answers/answer-composer';
 import { FixedClock, ImmediateUnitOfWork, TestIds } from '@svc/kernel/testing';
 import { AnswerSearch, dateRange, SearchAnswerSettings, SearchLogEntry, SearchLogRepository } from './search-answers';
@@ -86,6 +86,17 @@ describe('AnswerSearch', () => {
     async list() {
       return this.entries;
     }
+    async since() {
+      return this.entries;
+    }
+  }
+
+  class RecordingJobs extends JobQueue {
+    readonly queued: { name: string; payload: object; options?: EnqueueOptions }[] = [];
+    async enqueueUntyped(name: string, payload: object, options?: EnqueueOptions) {
+      this.queued.push({ name, payload, options });
+      return `job_${this.queued.length}`;
+    }
   }
 
   class ScriptedModel extends AnswerComposer {
@@ -104,8 +115,9 @@ describe('AnswerSearch', () => {
     const search = { execute: async () => refunds } as unknown as SearchSemanticNodes;
     const logs = new InMemorySearchLogs();
     const model = new ScriptedModel(reply);
-    const useCase = new AnswerSearch(search, model, logs, new SearchAnswerSettings(threshold), new TestIds(), new FixedClock(), new ImmediateUnitOfWork());
-    return { useCase, logs, model };
+    const jobs = new RecordingJobs();
+    const useCase = new AnswerSearch(search, model, logs, new SearchAnswerSettings(threshold), new TestIds(), new FixedClock(), new ImmediateUnitOfWork(), jobs);
+    return { useCase, logs, model, jobs };
   }
 
   it('answers from the excerpts it hands the model, cites only the cited documents and logs the answer', async () => {
@@ -126,11 +138,12 @@ describe('AnswerSearch', () => {
     expect(logs.entries).toEqual([expect.objectContaining({ instanceId: 'ki_1', userId: 'alice', answerText: 'Within 30 days.', gotAnswer: true, id: expect.stringMatching(/^sl_/) })]);
   });
 
-  it('treats an answer below the threshold as no answer', async () => {
-    const { useCase, logs } = answerSearch(async () => ({ answer: 'Maybe 30 days.', reason: 'Weak.', confidence: 0.4, citedExcerptIds: ['kn_1'] }));
+  it('treats an answer below the threshold as no answer, and tells the missing subjects with one coalesced job per instance', async () => {
+    const { useCase, logs, jobs } = answerSearch(async () => ({ answer: 'Maybe 30 days.', reason: 'Weak.', confidence: 0.4, citedExcerptIds: ['kn_1'] }));
     const result = await useCase.execute('ki_1', 'refunds?', 'bob');
     expect(result).toMatchObject({ answer: '', got_answer: false, confident_rate: 0, documents: [], reason: 'Weak.' });
     expect(logs.entries[0]).toMatchObject({ answerText: '', gotAnswer: false });
+    expect(jobs.queued).toEqual([{ name: 'missing-subjects.searches-logged', payload: { instanceId: 'ki_1' }, options: { dedupeKey: 'missing-subjects.searches-logged:ki_1', delayMs: 2000 } }]);
   });
 
   it('logs the query as unanswered when the model is unavailable, and passes the error on', async () => {

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { Clock, DomainError, IdGenerator, isDomainError, UnitOfWork } from '@svc/kernel';
+import { SEARCH_LOG_JOBS, searchLogJob } from '@svc/contracts';
+import { Clock, DomainError, IdGenerator, isDomainError, JobQueue, UnitOfWork } from '@svc/kernel';
 import { AnswerComposer, GroundedAnswer } from './answers/answer-composer';
 import { SearchSemanticNodes } from './search-semantic-nodes.use-case';
 
@@ -38,6 +39,8 @@ export abstract class SearchLogRepository {
   abstract count(instanceId: string, options: { from?: Date; to?: Date; answeredOnly?: boolean }): Promise<number>;
   /** Oldest first (ties by id). */
   abstract list(instanceId: string, offset: number, limit: number): Promise<SearchLogEntry[]>;
+  /** The newest `limit` searches since `from`, oldest first. */
+  abstract since(instanceId: string, from: Date, limit: number): Promise<SearchLogEntry[]>;
 }
 
 /** Tunables of search answers, from configuration. */
@@ -64,6 +67,7 @@ export class AnswerSearch {
     private readonly ids: IdGenerator,
     private readonly clock: Clock,
     private readonly uow: UnitOfWork,
+    private readonly jobs: JobQueue,
   ) {}
 
   async execute(instanceId: string, query: string, userId: string): Promise<SearchAnswer> {
@@ -98,9 +102,10 @@ export class AnswerSearch {
     return result;
   }
 
+  /** Logs the search and, in the same transaction, tells the contexts that read the searches (SEARCH_LOG_JOBS). */
   private async log(instanceId: string, query: string, userId: string, result: Pick<SearchAnswer, 'answer' | 'got_answer' | 'confident_rate'>): Promise<void> {
-    await this.uow.run(() =>
-      this.logs.insert({
+    await this.uow.run(async () => {
+      await this.logs.insert({
         id: this.ids.next('sl_'),
         instanceId,
         query,
@@ -109,8 +114,9 @@ export class AnswerSearch {
         gotAnswer: result.got_answer,
         confidentRate: result.confident_rate,
         createdAt: this.clock.now(),
-      }),
-    );
+      });
+      for (const job of SEARCH_LOG_JOBS) await this.jobs.enqueue(job, { instanceId }, searchLogJob(job, instanceId));
+    });
   }
 }
 
@@ -158,6 +164,11 @@ export function dateRange(begin: string, end: string): { from: Date; to: Date } 
 @Injectable()
 export class SearchStats {
   constructor(private readonly logs: SearchLogRepository) {}
+
+  /** What other contexts read of the search log (missing subjects): the newest `limit` searches since `from`, oldest first. */
+  recent(instanceId: string, from: Date, limit: number): Promise<SearchLogEntry[]> {
+    return this.logs.since(instanceId, from, limit);
+  }
 
   countByDate(instanceId: string, begin: string, end: string, answeredOnly: boolean): Promise<number> {
     return this.logs.count(instanceId, { ...dateRange(begin, end), answeredOnly });

@@ -2,6 +2,19 @@ import { Injectable } from '@nestjs/common';
 import { TypeOrmUnitOfWork } from '@svc/database';
 import { SearchLogEntry, SearchLogRepository } from '@svc/repository-core';
 
+interface LogRow {
+  id: string;
+  instance_id: string;
+  query: string;
+  user_id: string;
+  answer_text: string;
+  got_answer: boolean;
+  confident_rate: number;
+  created_at: Date;
+}
+
+const toEntry = (r: LogRow): SearchLogEntry => ({ id: r.id, instanceId: r.instance_id, query: r.query, userId: r.user_id, answerText: r.answer_text, gotAnswer: r.got_answer, confidentRate: Number(r.confident_rate), createdAt: r.created_at });
+
 @Injectable()
 export class TypeOrmSearchLogRepository extends SearchLogRepository {
   constructor(private readonly uow: TypeOrmUnitOfWork) {
@@ -26,9 +39,14 @@ export class TypeOrmSearchLogRepository extends SearchLogRepository {
   }
 
   async list(instanceId: string, offset: number, limit: number): Promise<SearchLogEntry[]> {
-    const rows: { id: string; instance_id: string; query: string; user_id: string; answer_text: string; got_answer: boolean; confident_rate: number; created_at: Date }[] = await this.uow
+    const rows: LogRow[] = await this.uow.manager().query(`SELECT * FROM repository.search_logs WHERE instance_id = $1 ORDER BY created_at ASC, id ASC OFFSET $2 LIMIT $3`, [instanceId, offset, limit]);
+    return rows.map(toEntry);
+  }
+
+  async since(instanceId: string, from: Date, limit: number): Promise<SearchLogEntry[]> {
+    const rows: LogRow[] = await this.uow
       .manager()
-      .query(`SELECT * FROM repository.search_logs WHERE instance_id = $1 ORDER BY created_at ASC, id ASC OFFSET $2 LIMIT $3`, [instanceId, offset, limit]);
-    return rows.map((r) => ({ id: r.id, instanceId: r.instance_id, query: r.query, userId: r.user_id, answerText: r.answer_text, gotAnswer: r.got_answer, confidentRate: Number(r.confident_rate), createdAt: r.created_at }));
+      .query(`SELECT * FROM (SELECT * FROM repository.search_logs WHERE instance_id = $1 AND created_at >= $2 ORDER BY created_at DESC, id DESC LIMIT $3) newest ORDER BY created_at ASC, id ASC`, [instanceId, from, limit]);
+    return rows.map(toEntry);
   }
 }

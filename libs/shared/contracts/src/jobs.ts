@@ -18,6 +18,7 @@ export interface JobPayloads {
   'duplicates.document-changed': DocumentChangedPayload;
   'duplicates.verify': DuplicatesVerifyPayload;
   'missing-subjects.question-analyzed': QuestionAnalyzedPayload;
+  'missing-subjects.searches-logged': SearchesLoggedPayload;
 }
 
 export type JobName = keyof JobPayloads;
@@ -36,6 +37,7 @@ export const JOB_NAMES = {
   duplicatesDocumentChanged: 'duplicates.document-changed',
   duplicatesVerify: 'duplicates.verify',
   missingSubjectsQuestionAnalyzed: 'missing-subjects.question-analyzed',
+  missingSubjectsSearchesLogged: 'missing-subjects.searches-logged',
 } as const satisfies Record<string, JobName>;
 
 export interface WorkspaceRunStepPayload {
@@ -109,6 +111,11 @@ export interface QuestionAnalyzedPayload {
   unanswered: { text: string; source: 'mandatory_question' | 'companion_question' }[];
 }
 
+/** Searches of an instance were logged (a burst is coalesced into one job): what they left unanswered may be a missing subject. */
+export interface SearchesLoggedPayload {
+  instanceId: string;
+}
+
 /** A document of a repository instance was indexed (new or changed content) or deleted. */
 export interface DocumentChangedPayload {
   instanceId: string;
@@ -128,6 +135,12 @@ export const RUNNING_PHASE_JOBS = ['questions.analyze-instance', 'full-audit.sca
 
 /** The jobs each mandatory-question analysis fans out to, in the transaction that records it. */
 export const QUESTION_ANALYSIS_JOBS = ['missing-subjects.question-analyzed'] as const satisfies readonly JobName[];
+
+/** The jobs a logged search fans out to (payload `{ instanceId }`, one per instance at a time: enqueue with `searchLogJob`). */
+export const SEARCH_LOG_JOBS = ['missing-subjects.searches-logged'] as const satisfies readonly JobName[];
+
+/** Enqueue options of a search-log job: bursts of searches on one instance coalesce into one job a few seconds later. */
+export const searchLogJob = (job: string, instanceId: string) => ({ dedupeKey: `${job}:${instanceId}`, delayMs: 2000 });
 
 /**
  * Steps whose work another context does (payload `{ instanceId }`): entering the step queues these
