@@ -37,6 +37,12 @@ function groundedModel(system: string, prompt: string): unknown {
       ),
     };
   }
+  if (system.startsWith('You write a short internal company document')) {
+    // The companion document: the subject as title and the answers, as the model was given them.
+    const subject = /Subject: (.*)/.exec(prompt)?.[1] ?? '';
+    const answers = [...prompt.matchAll(/<answer>([\s\S]*?)<\/answer>/g)].map(([, a]) => unescape(a));
+    return { markdown: `# ${subject}\n\nDrafted by the model from the experts' answers.\n\n${answers.map((a) => `- ${a}`).join('\n')}` };
+  }
   throw new Error(`unexpected system text: ${system.slice(0, 60)}`);
 }
 
@@ -191,6 +197,22 @@ describe.each(PROVIDERS.map((p) => [p.name, p] as const))('question analysis thr
     await service.restart();
     expect(await settled(refundQuestion, 90000)).toBe('CONFLICTS');
     expect((await conflictsOf(refundQuestion)).map((c) => c.id)).toEqual(conflictsBefore);
+  }, 180000);
+
+  it("a missing subject's companion document is drafted by the model from the experts' answers", async () => {
+    const question = (await audit('/audit/mandatory-question/create', { instance_id: instanceId, question: 'How many weeks of sabbatical leave can employees take?' })).body.response.id;
+    expect(await settled(question, 90000)).toBe('REFUSED');
+    const subject = await waitFor(async () => ((await audit('/audit/missing-subject/list', { instance_id: instanceId })).body.response.items as Json[]).find((s) => /sabbatical/i.test(s.subject)), 60000, 'the sabbatical subject');
+    for (const q of (await audit('/audit/missing-subject/questions', { instance_id: instanceId, subject_id: subject.id })).body.response as Json[]) {
+      expect((await audit('/audit/mandatory-question/set-answer', { instance_id: instanceId, question_id: q.id, answer: 'Up to twelve weeks of unpaid sabbatical leave after five years of service.' })).status).toBe(200);
+    }
+    const drafted = await audit('/audit/missing-subject/generate-compagnon-document', { instance_id: instanceId, subject_id: subject.id });
+    expect(drafted.status).toBe(200);
+    expect(drafted.body.response.cached).toBe(false);
+    expect(drafted.body.response.compagnon_proposition).toContain("Drafted by the model from the experts' answers.");
+    expect(drafted.body.response.compagnon_proposition).toContain('- Up to twelve weeks of unpaid sabbatical leave after five years of service.');
+    const prompt = provider.prompts().find((p) => p.system.startsWith('You write a short internal company document'));
+    expect(prompt?.user).toContain('twelve weeks of unpaid sabbatical leave');
   }, 180000);
 
   it('the full audit asks the model to confirm its candidates: a confirmed pair is raised, a rejected one is not', async () => {

@@ -1,2 +1,3 @@
 export * from './missing-subject';
 export * from './missing-subjects.use-cases';
+export * from './companion-writer';

@@ -2,6 +2,7 @@ import { domainErrorOf, FixedClock, ImmediateUnitOfWork, RecordingActivityLog, T
 import type { Page, Principal } from '@svc/kernel';
 import type { TermStatistics } from '@svc/text';
 import type { AuditInstanceAccess, GetInstanceStep } from '@svc/workspace-core';
+import { RuleBasedCompanionWriter } from './companion-writer';
 import { LoggedSearch, MissingSubject, MissingSubjectQuestion, MissingSubjectRepository, SearchDemand, SubjectChanges, SubjectQuestionRepository } from './missing-subject';
 import { AnswerSubjectQuestion, GenerateCompanionDocument, MissingSubjectQueries, MissingSubjectsSettings, RecordUnansweredQuestions, RecordUnansweredSearches, SubjectMembership } from './missing-subjects.use-cases';
 
@@ -71,7 +72,7 @@ function setup() {
   const record = new RecordUnansweredQuestions(new SubjectMembership(subjects, questions, new MissingSubjectsSettings(), new TestIds(), clock, uow, activity));
   const queries = new MissingSubjectQueries(subjects, questions);
   const answer = new AnswerSubjectQuestion(questions, subjects, clock, uow, activity);
-  const generate = new GenerateCompanionDocument(queries, subjects, questions, clock, uow, activity);
+  const generate = new GenerateCompanionDocument(queries, subjects, questions, new RuleBasedCompanionWriter(), clock, uow, activity);
   const analyzed = (questionId: string, ...texts: string[]) => record.execute({ instanceId: INSTANCE, organizationId: 'org_1', questionId, unanswered: texts.map((text) => ({ text, source: 'mandatory_question' as const })) });
   return { subjects, questions, activity, analyzed, answer, generate };
 }

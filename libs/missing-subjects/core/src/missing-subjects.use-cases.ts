@@ -5,7 +5,6 @@ import { ActivityLog, Clock, DomainError, IdGenerator, Page, PageRequest, Princi
 import {
   DEFAULT_SEARCH_NOISE_OPTIONS,
   denoiseSearches,
-  draftCompanionDocument,
   joinSubject,
   leaveSubject,
   nearestSubject,
@@ -17,6 +16,7 @@ import {
   updateTermStatistics,
 } from '@svc/text';
 import { AuditInstanceAccess, GetInstanceStep } from '@svc/workspace-core';
+import { CompanionDocumentWriter } from './companion-writer';
 import {
   LoggedSearch,
   MissingSubject,
@@ -287,8 +287,9 @@ export class AnswerSubjectQuestion {
 
 /**
  * The companion document (BEHAVIOUR.md §7): 403 while any question of the subject has no answer;
- * otherwise a Markdown draft written from the answers only, cached with the hash of what it was
- * written from, and returned from the cache until an answer (or the subject's questions) change.
+ * otherwise a Markdown draft written from the answers only (by the configured model, else the
+ * rule-based writer), cached with the hash of what it was written from and by, and returned from the
+ * cache until an answer (or the subject's questions) change.
  */
 @Injectable()
 export class GenerateCompanionDocument {
@@ -296,6 +297,7 @@ export class GenerateCompanionDocument {
     private readonly queries: MissingSubjectQueries,
     private readonly subjects: MissingSubjectRepository,
     private readonly questions: SubjectQuestionRepository,
+    private readonly writer: CompanionDocumentWriter,
     private readonly clock: Clock,
     private readonly uow: UnitOfWork,
     private readonly activity: ActivityLog,
@@ -311,12 +313,12 @@ export class GenerateCompanionDocument {
       });
     }
     const qa = questions.map((q) => ({ question: q.text, answer: q.answer! }));
-    const key = createHash('sha256').update(JSON.stringify([subject.label, qa])).digest('hex');
+    const key = createHash('sha256').update(JSON.stringify([this.writer.name, subject.label, qa])).digest('hex');
     if (subject.proposition && subject.propositionKey === key) return { compagnon_proposition: subject.proposition, cached: true };
-    const proposition = draftCompanionDocument({ subject: subject.label, qa });
+    const proposition = await this.writer.write({ subject: subject.label, qa });
     await this.uow.run(async () => {
       if (!(await this.subjects.update(subject, { proposition, propositionKey: key, updatedAt: this.clock.now() }))) throw concurrentSubjectEdit(subject.id);
-      await this.activity.record({ organizationId: subject.organizationId, instanceId: subject.instanceId, action: 'audit_missing_subject_generate_compagnon_document', subjectId: subject.id, actor: input.principal, before: null, after: { questions: qa.length } });
+      await this.activity.record({ organizationId: subject.organizationId, instanceId: subject.instanceId, action: 'audit_missing_subject_generate_compagnon_document', subjectId: subject.id, actor: input.principal, before: null, after: { questions: qa.length, writer: this.writer.name } });
     });
     return { compagnon_proposition: proposition, cached: false };
   }

@@ -1,16 +1,21 @@
 import { DynamicModule, Module } from '@nestjs/common';
+import { LanguageModel } from '@svc/kernel';
+import { LlmModule } from '@svc/llm';
 import { ForeignQuestionAnswers } from '@svc/mandatory-questions-core';
 import {
   AnswerSubjectQuestion,
+  CompanionDocumentWriter,
   GenerateCompanionDocument,
   MissingSubjectQueries,
   MissingSubjectRepository,
   MissingSubjectsSettings,
+  ModelCompanionWriter,
   RecordUnansweredQuestions,
   RecordUnansweredSearches,
   SearchDemand,
   SetMissingSubjectState,
   SubjectMembership,
+  RuleBasedCompanionWriter,
   SubjectQuestionRepository,
 } from '@svc/missing-subjects-core';
 import { RepositorySearchDemand, SubjectQuestionAnswers } from './missing-subjects.adapters';
@@ -30,7 +35,7 @@ export class MissingSubjectsModule {
   static forRoot(options: { withControllers: boolean; withJobHandlers: boolean; uses: DynamicModule[] }): DynamicModule {
     return {
       module: MissingSubjectsModule,
-      imports: options.uses,
+      imports: [LlmModule.forRoot(), ...options.uses],
       controllers: options.withControllers ? [MissingSubjectsController] : [],
       providers: [
         { provide: MissingSubjectRepository, useClass: TypeOrmMissingSubjectRepository },
@@ -38,6 +43,8 @@ export class MissingSubjectsModule {
         { provide: MissingSubjectsSettings, useValue: new MissingSubjectsSettings() },
         { provide: ForeignQuestionAnswers, useClass: SubjectQuestionAnswers },
         { provide: SearchDemand, useClass: RepositorySearchDemand },
+        // The configured model drafts the companion document; without one, the rule-based writer does.
+        { provide: CompanionDocumentWriter, inject: [LanguageModel], useFactory: (m: LanguageModel) => (m.configured ? new ModelCompanionWriter(m) : new RuleBasedCompanionWriter()) },
         ...USE_CASES,
         ...(options.withJobHandlers ? [QuestionAnalyzedJobHandler, SearchesLoggedJobHandler] : []),
       ],
