@@ -2,11 +2,11 @@
 import { Buffer } from 'node:buffer';
 import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { arch, cpus, loadavg, platform, release, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { setTimeout } from 'node:timers';
+import { clearInterval, setInterval, setTimeout } from 'node:timers';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
@@ -55,7 +55,7 @@ export function builtWorkspace() {
 }
 
 /**
- * Ingests and indexes Markdown documents in-process (the repository's use cases, as the jobs run them), with a
+ * Ingests and indexes documents in-process (Markdown unless a document gives its `mediaType`) (the repository's use cases, as the jobs run them), with a
  * progress bar; a document that is not indexed stops the run. Returns the seconds taken and each external id's document id.
  */
 export async function ingestAndIndex(app, { IngestDocument, IndexDocument }, instanceId, docs, label) {
@@ -65,7 +65,7 @@ export async function ingestAndIndex(app, { IngestDocument, IndexDocument }, ins
   const t0 = performance.now();
   const ids = new Map();
   for (const doc of docs) {
-    const ingested = await ingest.execute(instanceId, { externalId: doc.externalId, name: doc.name, url: null, owner: null, mediaType: 'text/markdown', content: Buffer.from(doc.content, 'utf8') });
+    const ingested = await ingest.execute(instanceId, { externalId: doc.externalId, name: doc.name, url: null, owner: null, mediaType: doc.mediaType ?? 'text/markdown', content: Buffer.from(doc.content, 'utf8') });
     const outcome = await index.execute({ instanceId, documentId: ingested.id, contentHash: ingested.content_hash }, STUB_ATTEMPT);
     if (outcome !== 'indexed') throw new Error(`${doc.externalId} was not indexed (${outcome})`);
     ids.set(doc.externalId, ingested.id);
@@ -199,4 +199,122 @@ export function writeResults(name, startedAt, report) {
   const file = join(RESULTS_DIR, `${name}-${stamp}.json`);
   writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
   return file;
+}
+
+/** Peak RSS of this process since the last {@link resetPeakRss} (the kernel's VmHWM, kB → MiB); null off Linux. */
+export function peakRssMiB() {
+  try {
+    const kb = Number(/VmHWM:\s+(\d+)/.exec(readFileSync('/proc/self/status', 'utf8'))?.[1]);
+    return Number.isFinite(kb) ? round(kb / 1024, 0) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Resets the kernel's peak RSS (VmHWM) of this process to its current RSS; false when it cannot. */
+export function resetPeakRss() {
+  try {
+    writeFileSync('/proc/self/clear_refs', '5');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** process.memoryUsage() every `everyMs`: `stop()` gives the maxima in MiB and the samples' count. */
+export function memorySampler(everyMs = 250) {
+  const peak = { rss: 0, heapUsed: 0, heapTotal: 0, external: 0, arrayBuffers: 0 };
+  let samples = 0;
+  const sample = () => {
+    const m = process.memoryUsage();
+    for (const key of Object.keys(peak)) peak[key] = Math.max(peak[key], m[key]);
+    samples++;
+  };
+  sample();
+  const timer = setInterval(sample, everyMs);
+  timer.unref();
+  return {
+    sample,
+    stop() {
+      clearInterval(timer);
+      sample();
+      return { samples, ...Object.fromEntries(Object.entries(peak).map(([k, v]) => [`${k}_mb`, Math.round(v / 1024 ** 2)])) };
+    },
+  };
+}
+
+/** CPU seconds (utime + stime) of every process of the machine whose command is one of `commands` (Linux /proc); null off Linux. */
+export function commandCpuSeconds(commands) {
+  const wanted = new Set(commands);
+  let total = 0;
+  try {
+    for (const entry of readdirSync('/proc')) {
+      if (!/^\d+$/.test(entry)) continue;
+      try {
+        if (wanted.has(readFileSync(`/proc/${entry}/comm`, 'utf8').trim())) total += processCpuSeconds(entry) ?? 0;
+      } catch {
+        // the process ended meanwhile
+      }
+    }
+    return total;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Cores used since the call (Linux /proc): `stop()` gives this process's cores, those of the machine's
+ * PostgreSQL server processes (every database's, other users' included), the machine's busy cores, and the
+ * rest (`other_cores`: other work on the machine) over the elapsed time.
+ */
+export function coresMeter() {
+  const startTicks = machineTicks();
+  const startCpu = process.cpuUsage();
+  const startPostgres = commandCpuSeconds(['postgres']);
+  const t0 = performance.now();
+  return () => {
+    const seconds = (performance.now() - t0) / 1000;
+    const cpu = process.cpuUsage(startCpu);
+    const end = machineTicks();
+    const endPostgres = commandCpuSeconds(['postgres']);
+    const machineBusy = startTicks && end && end.total > startTicks.total ? ((end.busy - startTicks.busy) / (end.total - startTicks.total)) * cpus().length : null;
+    const benchCores = seconds > 0 ? (cpu.user + cpu.system) / 1e6 / seconds : 0;
+    const postgresCores = startPostgres !== null && endPostgres !== null && seconds > 0 ? (endPostgres - startPostgres) / seconds : null;
+    return {
+      bench_cores: round(benchCores),
+      postgres_cores: round(postgresCores),
+      machine_cores_busy: round(machineBusy),
+      other_cores: machineBusy === null ? null : round(Math.max(0, machineBusy - benchCores - (postgresCores ?? 0))),
+    };
+  };
+}
+
+/**
+ * Wraps the async method `object[method]` (an own property shadowing the prototype's, so whoever holds the
+ * object calls the wrapper) to add each call's milliseconds to `timer[key]` and count it in `timer[key + '_calls']`;
+ * `after(result, args, ms)` sees every call. Returns the function that restores the method.
+ */
+export function timeMethod(object, method, timer, key, after = null) {
+  const own = Object.prototype.hasOwnProperty.call(object, method);
+  const original = object[method];
+  const bound = original.bind(object);
+  timer[key] ??= 0;
+  timer[`${key}_calls`] ??= 0;
+  object[method] = async (...args) => {
+    const t = performance.now();
+    let result;
+    try {
+      result = await bound(...args);
+      return result;
+    } finally {
+      const ms = performance.now() - t;
+      timer[key] += ms;
+      timer[`${key}_calls`] += 1;
+      after?.(result, args, ms);
+    }
+  };
+  return () => {
+    if (own) object[method] = original;
+    else delete object[method];
+  };
 }
