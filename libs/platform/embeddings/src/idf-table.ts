@@ -1,4 +1,4 @@
-import { STOPWORDS } from '@svc/text';
+import { GENERIC_WORDS, STOPWORDS, VERY_GENERIC_WORDS } from '@svc/text';
 
 /**
  * A fixed, smoothed inverse-document-frequency table. The local embedder has no corpus to learn
@@ -17,21 +17,9 @@ const VERY_GENERIC_DF = 0.2;
 /** Function words only count when a text has nothing else (see LocalHashingEmbedder). */
 const STOPWORD_DF = 0.5;
 
-const VERY_GENERIC = `
-one two new use used using make made get see time well like way first many much good need needs
-information following including include includes please example number part case also etc
-un deux nouveau nouvelle utiliser utilise faire fait voir temps bien comme premier premiere beaucoup
-bon bonne besoin information informations suivant suivants suivante exemple nombre partie cas etc`;
 
-const GENERIC = `
-able available based provide provided provides given give take taken set within according related
-ensure order type types different important general specific process system data document documents
-level service services using section page question questions answer answers people person year years
-day days week month months
-disponible selon fournir fourni fournit donne donner prendre pris ensemble assurer ordre type types
-different differents importante important general generale specifique processus systeme donnees
-document documents niveau service services section page question questions reponse reponses personne
-personnes annee annees an ans jour jours semaine mois`;
+
+
 
 function idf(df: number): number {
   return Math.log((1 + NOTIONAL_PARAGRAPHS) / (1 + df * NOTIONAL_PARAGRAPHS)) + 1;
@@ -48,8 +36,8 @@ function tier(words: string, df: number): [string, number][] {
 
 const TABLE: ReadonlyMap<string, number> = new Map([
   ...[...STOPWORDS].map((w): [string, number] => [w, idf(STOPWORD_DF) / RARE_IDF]),
-  ...tier(GENERIC, GENERIC_DF),
-  ...tier(VERY_GENERIC, VERY_GENERIC_DF),
+  ...tier(GENERIC_WORDS, GENERIC_DF),
+  ...tier(VERY_GENERIC_WORDS, VERY_GENERIC_DF),
 ]);
 
 /** The weight of a folded, lower-cased word: 1 for ordinary words, less for generic ones. */

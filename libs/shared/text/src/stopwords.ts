@@ -35,3 +35,23 @@ export const STOPWORDS: ReadonlySet<string> = new Set([...ENGLISH_STOPWORDS, ...
 export function stopwordsOf(language: 'en' | 'fr'): ReadonlySet<string> {
   return language === 'fr' ? FRENCH_STOPWORDS : ENGLISH_STOPWORDS;
 }
+
+/**
+ * Words of business writing that carry little subject, in two tiers (English and French, folded): the
+ * local embedder weighs them down (its IDF table) and the missing subjects' terms half-weigh them.
+ */
+export const VERY_GENERIC_WORDS = `
+one two new use used using make made get see time well like way first many much good need needs
+information following including include includes please example number part case also etc
+un deux nouveau nouvelle utiliser utilise faire fait voir temps bien comme premier premiere beaucoup
+bon bonne besoin information informations suivant suivants suivante exemple nombre partie cas etc`;
+
+export const GENERIC_WORDS = `
+able available based provide provided provides given give take taken set within according related
+ensure order type types different important general specific process system data document documents
+level service services using section page question questions answer answers people person year years
+day days week month months
+disponible selon fournir fourni fournit donne donner prendre pris ensemble assurer ordre type types
+different differents importante important general generale specifique processus systeme donnees
+document documents niveau service services section page question questions reponse reponses personne
+personnes annee annees an ans jour jours semaine mois`;

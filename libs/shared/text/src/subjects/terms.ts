@@ -1,7 +1,7 @@
 import { writtenWords } from '../fold';
 import { detectLanguage, Language } from '../language';
 import { stem } from '../stem';
-import { stopwordsOf } from '../stopwords';
+import { GENERIC_WORDS, stopwordsOf, VERY_GENERIC_WORDS } from '../stopwords';
 import { SUBJECTS } from './constants';
 
 /** One content word of a question. */
@@ -59,23 +59,9 @@ export function subjectStem(folded: string, language: Language): string {
 }
 
 /**
- * Generic words of business writing (the local embedder's IDF table lists the same): a question about
- * "the number of days" and one about "the number of staff" share them without sharing a subject.
+ * Generic words of business writing (`GENERIC_WORDS`, `VERY_GENERIC_WORDS`, the local embedder's too): a
+ * question about "the number of days" and one about "the number of staff" share them without sharing a subject.
  */
-const GENERIC_WORDS = `
-one two new use used using make made get see time well like way first many much good need needs
-information following including include includes please example number part case also etc
-un deux nouveau nouvelle utiliser utilise faire fait voir temps bien comme premier premiere beaucoup
-bon bonne besoin information informations suivant suivants suivante exemple nombre partie cas etc
-able available based provide provided provides given give take taken set within according related
-ensure order type types different important general specific process system data document documents
-level service services using section page question questions answer answers people person year years
-day days week month months
-disponible selon fournir fourni fournit donne donner prendre pris ensemble assurer ordre type types
-different differents importante important general generale specifique processus systeme donnees
-document documents niveau service services section page question questions reponse reponses personne
-personnes annee annees an ans jour jours semaine mois`;
-
 let genericStems: ReadonlySet<string> | undefined;
 
 /**
@@ -84,7 +70,7 @@ let genericStems: ReadonlySet<string> | undefined;
  * "whistleblowing".
  */
 export function termSalience(stem: string): number {
-  genericStems ??= new Set(GENERIC_WORDS.split(/\s+/u).filter(Boolean).flatMap((w) => [subjectStem(w, 'en'), subjectStem(w, 'fr')]));
+  genericStems ??= new Set(`${VERY_GENERIC_WORDS} ${GENERIC_WORDS}`.split(/\s+/u).filter(Boolean).flatMap((w) => [subjectStem(w, 'en'), subjectStem(w, 'fr')]));
   return genericStems.has(stem) ? SUBJECTS.genericWeight : 1;
 }
 
