@@ -25,13 +25,13 @@
 //   3. the audit instance (CreateAuditInstance) carried by RunInstanceStep from INIT to
 //      ON_DUPLICATE_IDENTIFICATION (the step that delegates), then IdentifyDuplicates.execute({ instanceId },
 //      progress) as the `duplicates.identify` job runs it, with a progress bar from its callback. Timed: the
-//      fingerprint phase (start to the progress report of the last page: list ids, read passages,
-//      fingerprint, save) and the cluster phase (the transaction: lock, load every fingerprint, cluster,
+//      fingerprint phase (start to the progress report of the last page: list ids, known and indexed
+//      versions, read the passages of stale documents, fingerprint, save) and the cluster phase (the transaction: lock, load every fingerprint, cluster,
 //      reconcile, write, complete the step), each split by wrapping the ports' methods. Peak RSS (VmHWM,
 //      reset before through /proc/self/clear_refs; PGlite runs inside this process). The stored open clusters
 //      (DuplicateClusterRepository.all) against the planted pairs of the loaded documents: pairwise P/R;
 //   4. the rerun with nothing changed: UpdateInstanceStep back to ON_DUPLICATE_IDENTIFICATION, the same
-//      execute, timed the same way (it reads every document's passages again to compare content hashes);
+//      execute, timed the same way (since 5e8c2e8 it reads content versions, not texts, and clusters again);
 //   5. incremental: each held-out document in turn is ingested and indexed through the use cases, then
 //      CheckChangedDocument.execute({ instanceId, documentId, change: 'indexed' }) is timed (the
 //      `duplicates.document-changed` job). A near copy must join its original's open cluster, an unrelated

@@ -122,7 +122,7 @@ describe('RecordUnansweredSearches', () => {
     })();
     const steps = { facts: async () => ({ step: 'RUNNING_PHASE', organizationId: 'org_1' }) } as unknown as GetInstanceStep;
     const clock = new FixedClock(new Date('2026-11-21T12:00:00Z'));
-    const searches = new RecordUnansweredSearches(steps, demand, new SubjectMembership(t.subjects, t.questions, new MissingSubjectsSettings(), new TestIds(), clock, new ImmediateUnitOfWork(), t.activity), clock);
+    const searches = new RecordUnansweredSearches(steps, demand, new SubjectMembership(t.subjects, t.questions, new MissingSubjectsSettings(), new TestIds(), clock, new ImmediateUnitOfWork(), t.activity), new MissingSubjectsSettings(), clock);
     const at = (minutes: number) => new Date(clock.now().getTime() - minutes * 60_000);
     log.push({ query: 'Where is the data retention schedule?', userId: 'alice', at: at(50), answered: false });
     log.push({ query: 'where is the data retention schedule', userId: 'bob', at: at(40), answered: false });
@@ -134,6 +134,21 @@ describe('RecordUnansweredSearches', () => {
     log.push({ query: 'Where is the data retention schedule?', userId: 'carol', at: at(1), answered: true });
     expect(await searches.execute({ instanceId: INSTANCE })).toBe('joined 0 left 1');
     expect(t.subjects.rows.size).toBe(0);
+  });
+
+  it('follows the configured noise rule: with one user enough, a lone unanswered search counts', async () => {
+    const t = setup();
+    const log: LoggedSearch[] = [{ query: 'What is the canteen menu on Fridays?', userId: 'alice', at: new Date('2026-11-21T11:00:00Z'), answered: false }];
+    const demand = new (class extends SearchDemand {
+      async recent() {
+        return log;
+      }
+    })();
+    const steps = { facts: async () => ({ step: 'RUNNING_PHASE', organizationId: 'org_1' }) } as unknown as GetInstanceStep;
+    const clock = new FixedClock(new Date('2026-11-21T12:00:00Z'));
+    const settings = new MissingSubjectsSettings(0.85, 1, 3);
+    const searches = new RecordUnansweredSearches(steps, demand, new SubjectMembership(t.subjects, t.questions, settings, new TestIds(), clock, new ImmediateUnitOfWork(), t.activity), settings, clock);
+    expect(await searches.execute({ instanceId: INSTANCE })).toBe('joined 1 left 0');
   });
 });
 

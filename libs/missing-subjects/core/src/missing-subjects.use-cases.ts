@@ -38,9 +38,16 @@ export const missingSubjectNotFound = (id: string) => DomainError.notFound('MISS
 const concurrentSubjectEdit = (id: string) =>
   DomainError.conflict('MISSING_SUBJECT.CONCURRENT_EDIT', `Missing subject ${id} was changed meanwhile; nothing was saved.`, { hint: 'Read it again (audit_missing_subject_find) and repeat the change if it still applies.' });
 
-/** The distance threshold a question joins its nearest subject within (cosine distance, `SUBJECTS.threshold`). */
+/**
+ * The cosine distance a question joins its nearest subject within (`SUBJECTS.threshold` by default), and
+ * what makes an unanswered search recur (distinct users, or askings; `SUBJECTS.searches` by default).
+ */
 export class MissingSubjectsSettings {
-  constructor(readonly threshold: number = SUBJECTS.threshold) {}
+  constructor(
+    readonly threshold: number = SUBJECTS.threshold,
+    readonly searchMinUsers: number = SUBJECTS.searches.minUsers,
+    readonly searchMinRepeats: number = SUBJECTS.searches.minRepeats,
+  ) {}
 }
 
 export interface MissingSubjectView {
@@ -183,7 +190,7 @@ export class RecordUnansweredQuestions {
 
 /**
  * Searches were logged (job `missing-subjects.searches-logged`, beyond the spec): the unanswered ones
- * that recur (several users, or repeats; test traffic and retries left out: `denoiseSearches`) over the
+ * that recur (several users, or repeats, as configured; test traffic and retries left out: `denoiseSearches`) over the
  * last 90 days are questions of the instance's subjects; one whose latest search got an answer, or
  * that stopped recurring, leaves.
  */
@@ -193,6 +200,7 @@ export class RecordUnansweredSearches {
     private readonly steps: GetInstanceStep,
     private readonly demand: SearchDemand,
     private readonly membership: SubjectMembership,
+    private readonly settings: MissingSubjectsSettings,
     private readonly clock: Clock,
   ) {}
 
@@ -205,7 +213,7 @@ export class RecordUnansweredSearches {
     for (const s of searches) latest.set(normalizeSearch(s.query), s);
     const recurring = denoiseSearches(
       searches.filter((s) => !s.answered).map((s) => ({ query: s.query, userId: s.userId, at: s.at })),
-      { ...DEFAULT_SEARCH_NOISE_OPTIONS, now },
+      { ...DEFAULT_SEARCH_NOISE_OPTIONS, minUsers: this.settings.searchMinUsers, minRepeats: this.settings.searchMinRepeats, now },
     ).filter((r) => !latest.get(r.normalized)?.answered);
     return this.membership.sync({ instanceId: payload.instanceId, organizationId: facts.organizationId, sourceRef: SEARCHES_SOURCE, unanswered: recurring.map((r) => ({ text: r.query, source: 'search' as const })) });
   }

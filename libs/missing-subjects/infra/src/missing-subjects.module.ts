@@ -1,4 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
+import { APP_CONFIG, AppConfig } from '@svc/config';
 import { LanguageModel } from '@svc/kernel';
 import { LlmModule } from '@svc/llm';
 import { ForeignQuestionAnswers } from '@svc/mandatory-questions-core';
@@ -40,7 +41,11 @@ export class MissingSubjectsModule {
       providers: [
         { provide: MissingSubjectRepository, useClass: TypeOrmMissingSubjectRepository },
         { provide: SubjectQuestionRepository, useClass: TypeOrmSubjectQuestionRepository },
-        { provide: MissingSubjectsSettings, useValue: new MissingSubjectsSettings() },
+        {
+          provide: MissingSubjectsSettings,
+          inject: [APP_CONFIG],
+          useFactory: (c: AppConfig) => new MissingSubjectsSettings(c.MISSING_SUBJECTS_THRESHOLD, c.MISSING_SUBJECTS_SEARCH_MIN_USERS, c.MISSING_SUBJECTS_SEARCH_MIN_REPEATS),
+        },
         { provide: ForeignQuestionAnswers, useClass: SubjectQuestionAnswers },
         { provide: SearchDemand, useClass: RepositorySearchDemand },
         // The configured model drafts the companion document; without one, the rule-based writer does.

@@ -86,6 +86,12 @@ export const configSchema = z.object({
   FULL_AUDIT_CHUNK_DOCUMENTS: z.coerce.number().int().min(1).max(1000).default(25),
   /** Word-shingle Jaccard similarity at or above which two documents are near-duplicates (exact copies are always clustered). */
   DUPLICATES_JACCARD_THRESHOLD: z.coerce.number().min(0.5).max(0.99).default(0.7),
+  /** Cosine distance within which an unanswered question joins the nearest missing subject (else it starts one). */
+  MISSING_SUBJECTS_THRESHOLD: z.coerce.number().min(0.05).max(0.99).default(0.85),
+  /** An unanswered search becomes a missing-subject question when this many distinct users asked it (within 90 days)... */
+  MISSING_SUBJECTS_SEARCH_MIN_USERS: z.coerce.number().int().min(1).max(1000).default(2),
+  /** ...or when it was asked this many times (a user's retries within 10 minutes counting once). */
+  MISSING_SUBJECTS_SEARCH_MIN_REPEATS: z.coerce.number().int().min(1).max(1000).default(3),
   /** Documents read and fingerprinted per step of the whole-repository identification (its progress and resumption unit). */
   DUPLICATES_PAGE_DOCUMENTS: z.coerce.number().int().min(1).max(1000).default(200),
   /** How the audit side reads repository instances: in-process (`local`) or over their instance API (`http`). */
