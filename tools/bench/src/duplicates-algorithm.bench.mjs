@@ -32,8 +32,7 @@ const DIST = process.env.BENCH_DIST ? resolve(process.env.BENCH_DIST) : join(ROO
 const LIBRARY = join(DIST, 'libs', 'shared', 'text', 'src', 'duplicates', 'index.js');
 const GENERATOR = join(DIST, 'tools', 'eval', 'src', 'duplicates-corpus.js');
 if (!existsSync(LIBRARY) || !existsSync(GENERATOR)) {
-  console.error(`${LIBRARY} or ${GENERATOR} is missing: run \`npm run build\` first (or set BENCH_DIST).`);
-  process.exit(1);
+  throw new Error(`${LIBRARY} or ${GENERATOR} is missing: run \`npm run build\` first (or set BENCH_DIST).`);
 }
 const require = createRequire(import.meta.url);
 const dup = require(LIBRARY);

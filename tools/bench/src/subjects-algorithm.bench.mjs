@@ -27,8 +27,7 @@ import { envNumber, gitCommit, latencySummary, machineInfo, machineTicks, ROOT, 
 const DIST = process.env.BENCH_DIST ? resolve(process.env.BENCH_DIST) : join(ROOT, 'dist');
 const LIBRARY = join(DIST, 'libs', 'shared', 'text', 'src', 'subjects', 'index.js');
 if (!existsSync(LIBRARY)) {
-  console.error(`${LIBRARY} is missing: run \`npm run build\` first (or set BENCH_DIST).`);
-  process.exit(1);
+  throw new Error(`${LIBRARY} is missing: run \`npm run build\` first (or set BENCH_DIST).`);
 }
 const require = createRequire(import.meta.url);
 const subjects = require(LIBRARY);
