@@ -154,7 +154,16 @@ describe('role matrix: every registered audit operation × 7 roles × non-member
       body: () => ({ instance_id: instanceId, subject_id: subject }),
       check: (res) => expect(res.compagnon_proposition).toContain('blue car'),
     },
+    audit_stats_get_filtered: { body: () => ({ instance_id: instanceId }), check: (res) => expect(res.total_conflicts).toBeGreaterThanOrEqual(1) },
+    audit_stats_get_daily: {
+      body: () => ({ instance_id: instanceId, begin_date: today(), end_date: today(), user_id: '' }),
+      check: (res) => expect(res).toEqual([expect.objectContaining({ date: today(), conflicts_detected: expect.any(Number) })]),
+    },
+    // Everyone may read their own stats (user_id left out).
+    audit_stats_get_user: { body: () => ({ instance_id: instanceId, begin_date: today(), end_date: today() }), check: (res, caller) => expect(res.user_id).toBe(caller.userId) },
+    audit_dashboard_get: { body: () => ({}), check: (res) => expect(Array.isArray(res)).toBe(true) },
   };
+  const today = () => new Date().toISOString().slice(0, 10);
 
   /** Three pairs of documents that disagree (one question conflict each), and the document the document operations act on. */
   const CORPUS: Record<string, string> = {

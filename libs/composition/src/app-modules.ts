@@ -13,6 +13,7 @@ import { MandatoryQuestionsModule } from '@svc/mandatory-questions-infra';
 import { McpModule } from '@svc/mcp';
 import { MissingSubjectsModule } from '@svc/missing-subjects-infra';
 import { RepositoryModule } from '@svc/repository-infra';
+import { StatsModule } from '@svc/stats-infra';
 import { VectorIndexModule } from '@svc/vector-index';
 import { WorkspaceModule } from '@svc/workspace-infra';
 import { PERSISTENCE } from './persistence';
@@ -65,6 +66,7 @@ export interface AppContexts {
   fullAudit: DynamicModule;
   duplicates: DynamicModule;
   missingSubjects: DynamicModule;
+  stats: DynamicModule;
   /** Every module to import: the platform modules, then the contexts. */
   modules: DynamicModule[];
 }
@@ -78,6 +80,7 @@ export function appContexts(config: AppConfig, o: { auditApi: boolean; retrieval
   const questions = MandatoryQuestionsModule.forRoot({ withControllers: o.auditApi, withJobHandlers: o.runWorkers, uses: [workspace, repository, conflicts, missingSubjects] });
   const fullAudit = FullAuditModule.forRoot({ withControllers: o.auditApi, withJobHandlers: o.runWorkers, uses: [workspace, repository, conflicts] });
   const duplicates = DuplicatesModule.forRoot({ withControllers: o.auditApi, withJobHandlers: o.runWorkers, uses: [workspace, repository] });
+  const stats = StatsModule.forRoot({ withControllers: o.auditApi, uses: [workspace] });
   return {
     identity,
     repository,
@@ -87,7 +90,8 @@ export function appContexts(config: AppConfig, o: { auditApi: boolean; retrieval
     fullAudit,
     duplicates,
     missingSubjects,
-    modules: [...repositoryPlatform(config, o.runWorkers), identity, repository, workspace, conflicts, missingSubjects, questions, fullAudit, duplicates],
+    stats,
+    modules: [...repositoryPlatform(config, o.runWorkers), identity, repository, workspace, conflicts, missingSubjects, questions, fullAudit, duplicates, stats],
   };
 }
 

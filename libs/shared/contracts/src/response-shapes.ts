@@ -184,7 +184,63 @@ export const MISSING_SUBJECT_VIEW = object(
   'A missing subject: what people ask that the repository does not answer, with the cached companion-document draft.',
 );
 
-export const AUDIT_RESPONSES: Partial<Record<AuditOperationName, JsonSchema>> = {
+const DAILY_COUNTERS = {
+  conflicts_detected: integer,
+  conflicts_answered: integer,
+  conflicts_managed: integer,
+  conflicts_ignored: integer,
+  full_audit_managed: integer,
+  full_audit_ignored: integer,
+  questions_created: integer,
+  questions_managed: integer,
+  missing_subjects_managed: integer,
+  duplicates_managed: integer,
+};
+
+export const FILTERED_STATS = object(
+  {
+    total_questions: integer,
+    questions_with_conflicts_to_manage: integer,
+    questions_with_conflicts_analyzed: integer,
+    managed_questions: integer,
+    questions_without_conflicts: integer,
+    missing_subjects_count: integer,
+    total_conflicts: integer,
+    managed_important_conflicts: integer,
+    documents_to_update_count: integer,
+    total_documents: integer,
+    documents_with_unmanaged_conflicts: integer,
+    estimated_total_update_time: { ...integer, description: 'Seconds to apply every pending UPDATE/DELETE recommendation.' },
+    questions_not_analyzed_yet: integer,
+  },
+  'What is left to do on an instance (BEHAVIOUR.md §9).',
+);
+
+const NOT_SHOWN: JsonSchema = { const: false, description: 'An admin asked about another admin: their activity is not shown.' };
+
+export const DAILY_STATS: JsonSchema = {
+  oneOf: [arrayOf(object({ date: { type: 'string', format: 'date' }, ...DAILY_COUNTERS }, 'What was done on one UTC day.')), NOT_SHOWN],
+};
+
+export const USER_STATS: JsonSchema = {
+  oneOf: [object({ user_id: string, begin_date: { type: 'string', format: 'date' }, end_date: { type: 'string', format: 'date' }, ...DAILY_COUNTERS }, 'What one user did over the range.'), NOT_SHOWN],
+};
+
+export const DASHBOARD_ENTRY = object(
+  {
+    instance_id: string,
+    name: string,
+    step: string,
+    unresolved_question_conflicts: integer,
+    unresolved_full_audit_conflicts: integer,
+    pending_mandatory_questions: integer,
+    pending_missing_subjects: integer,
+    pending_duplicate_clusters: integer,
+  },
+  'One accessible audit instance and what is left to do on it.',
+);
+
+export const AUDIT_RESPONSES: Record<AuditOperationName, JsonSchema> = {
   audit_instance_list_for_user: pageOf(INSTANCE_VIEW),
   audit_instance_get: INSTANCE_VIEW,
   audit_instance_get_svc_instances: SVC_INSTANCES,
@@ -229,6 +285,10 @@ export const AUDIT_RESPONSES: Partial<Record<AuditOperationName, JsonSchema>> = 
   audit_missing_subject_set_state: OK,
   audit_missing_subject_generate_compagnon_document: object({ compagnon_proposition: string, cached: boolean }),
   audit_conflict_get_top_collaborators: arrayOf(object({ user_id: string, shared_conflict_count: integer })),
+  audit_stats_get_filtered: FILTERED_STATS,
+  audit_stats_get_daily: DAILY_STATS,
+  audit_stats_get_user: USER_STATS,
+  audit_dashboard_get: arrayOf(DASHBOARD_ENTRY),
 };
 
 // Platform (organisation administration, key exchange).

@@ -3,6 +3,7 @@ import { JOB_NAMES, RUNNING_PHASE_JOBS, STEP_JOBS, WorkspaceRunStepPayload } fro
 import {
   ActivityLog,
   Clock,
+  isGlobalAdmin,
   JobQueue,
   ORGANIZATION_WIDE_ROLES,
   Page,
@@ -74,6 +75,29 @@ export class ListInstancesForUser {
       ? await this.instances.listForOrganization(principal.organizationId, page)
       : await this.instances.listForMember(principal.organizationId, principal.userId, page);
     return { ...result, items: result.items.map(instanceView) };
+  }
+}
+
+/**
+ * Every instance the caller can access, with the caller's standing on each as the authorizer would
+ * establish it for one of them (for views over all of them at once: the dashboard).
+ */
+@Injectable()
+export class ListAccessibleInstances {
+  constructor(private readonly instances: AuditInstanceRepository) {}
+
+  async execute(principal: Principal): Promise<AuditInstanceAccess[]> {
+    const organizationWide = principal.roles.some((r) => ORGANIZATION_WIDE_ROLES.includes(r));
+    const globalAdmin = isGlobalAdmin(principal.roles);
+    const rows = await this.instances.listAccessible(principal.organizationId, principal.userId, organizationWide);
+    return rows.map(({ instance, membership }) => ({
+      instanceId: instance.id,
+      organizationId: instance.organizationId,
+      isMember: membership !== null,
+      isInstanceAdmin: membership?.isAdmin ?? false,
+      isAdmin: globalAdmin || (membership?.isAdmin ?? false),
+      instance,
+    }));
   }
 }
 

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ActivityLog, Clock, DomainError, isGlobalAdmin, Page, PageRequest, Principal, UnitOfWork } from '@svc/kernel';
+import { ActivityLog, Clock, DomainError, isGlobalAdmin, ORGANIZATION_WIDE_ROLES, Page, PageRequest, Principal, UnitOfWork } from '@svc/kernel';
 import { AuditInstanceAccess, InstanceView, Membership } from './audit-instance';
 import { ListInstancesForUser } from './instance.use-cases';
 import { MembershipRepository, UserDirectory } from './workspace.ports';
@@ -150,5 +150,26 @@ export class SetUserNormal extends MembershipCommand {
 export class UserIsAdmin {
   execute(access: AuditInstanceAccess): boolean {
     return access.isAdmin;
+  }
+}
+
+/**
+ * Where another user of the organisation stands on an instance: null when they cannot reach it (not
+ * in the organisation, or neither a member nor holder of an organisation-wide role); `isAdmin` for
+ * instance admins and global admins (who see everything, BEHAVIOUR.md §3).
+ */
+@Injectable()
+export class GetMemberStanding {
+  constructor(
+    private readonly members: MembershipRepository,
+    private readonly users: UserDirectory,
+  ) {}
+
+  async execute(access: AuditInstanceAccess, userId: string): Promise<{ isAdmin: boolean } | null> {
+    const user = await this.users.find(access.organizationId, userId);
+    if (!user) return null;
+    const membership = await this.members.get(access.instanceId, userId);
+    if (!membership && !user.roles.some((r) => ORGANIZATION_WIDE_ROLES.includes(r))) return null;
+    return { isAdmin: isGlobalAdmin(user.roles) || (membership?.isAdmin ?? false) };
   }
 }

@@ -10,6 +10,11 @@ export abstract class AuditInstanceRepository {
   abstract listForOrganization(organizationId: string, page: PageRequest): Promise<Page<AuditInstance>>;
   /** Instances the user is a member of, newest first (ties by id). */
   abstract listForMember(organizationId: string, userId: string, page: PageRequest): Promise<Page<AuditInstance>>;
+  /**
+   * Every instance the user can reach, newest first, with the user's membership of each, in one read:
+   * the organisation's instances when `organizationWide`, else the user's memberships.
+   */
+  abstract listAccessible(organizationId: string, userId: string, organizationWide: boolean): Promise<{ instance: AuditInstance; membership: Membership | null }[]>;
   /** Sets the step only if it is still `expected` (a concurrent change wins); true when updated. */
   abstract compareAndSetStep(id: string, expected: InstanceStep, next: InstanceStep, at: Date): Promise<boolean>;
   abstract setStep(id: string, step: InstanceStep, at: Date): Promise<void>;

@@ -83,6 +83,21 @@ export class TypeOrmAuditInstanceRepository extends AuditInstanceRepository {
     );
   }
 
+  async listAccessible(organizationId: string, userId: string, organizationWide: boolean): Promise<{ instance: AuditInstance; membership: Membership | null }[]> {
+    const rows = await this.q<InstanceRow & { member_is_admin: boolean | null; member_added_at: Date | null }>(
+      `SELECT i.*, m.is_admin AS member_is_admin, m.added_at AS member_added_at
+         FROM workspace.audit_instances i
+         ${organizationWide ? 'LEFT ' : ''}JOIN workspace.instance_members m ON m.instance_id = i.id AND m.user_id = $2
+        WHERE i.organization_id = $1
+        ORDER BY i.created_at DESC, i.id DESC`,
+      [organizationId, userId],
+    );
+    return rows.map((row) => ({
+      instance: toInstance(row),
+      membership: row.member_is_admin === null || row.member_added_at === null ? null : { instanceId: row.id, userId, isAdmin: row.member_is_admin, addedAt: row.member_added_at },
+    }));
+  }
+
   async compareAndSetStep(id: string, expected: InstanceStep, next: InstanceStep, at: Date): Promise<boolean> {
     // A CTE, because TypeORM answers a bare UPDATE ... RETURNING with [rows, count] instead of rows.
     const rows = await this.q<{ id: string }>(
