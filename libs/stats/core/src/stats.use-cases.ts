@@ -7,8 +7,9 @@ import { StatsReadModel } from './stats.ports';
 
 /**
  * The filtered stats record of an instance. With the owner flag on, a non-admin's document-bound
- * counters (conflicts, recommendations, documents) count only the documents they own; question and
- * missing-subject counters are the instance's (questions belong to no document).
+ * counters (conflicts, recommendations, documents, and the questions counted through their
+ * conflicts: to manage, analyzed) count only the documents they own; the other question counters and
+ * the missing subjects are the instance's (questions belong to no document).
  */
 @Injectable()
 export class GetFilteredStats {

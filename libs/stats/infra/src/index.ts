@@ -1,1 +1,2 @@
 export * from './stats.module';
+export * from './stats.read-model';

@@ -5,7 +5,7 @@ import { DAILY_COUNTERS, DailyCounters, DashboardCounters, FilteredStats, StatsR
 /** Unresolved question conflicts (not yet MANAGED or IGNORED). */
 const UNRESOLVED_QUESTION_CONFLICT = `('OPEN', 'ANSWERED', 'RECOMMENDATIONS_READY')`;
 
-/** The activity-log actions each daily counter counts (an entry is written only when the state changed). */
+/** The activity-log actions each daily counter counts (entries of state changes; answers may repeat). */
 const DAILY_SQL: Record<keyof DailyCounters, string> = {
   conflicts_detected: `count(*) FILTER (WHERE e.action = 'question_conflict.detected')`,
   // A conflict answered twice the same day counts once.
@@ -17,7 +17,8 @@ const DAILY_SQL: Record<keyof DailyCounters, string> = {
   questions_created: `count(*) FILTER (WHERE e.action = 'audit_mandatory_question_create')`,
   questions_managed: `count(*) FILTER (WHERE e.action = 'audit_mandatory_question_set_managed')`,
   missing_subjects_managed: `count(*) FILTER (WHERE e.action = 'audit_missing_subject_set_state' AND e.after->>'state' = 'MANAGED')`,
-  duplicates_managed: `count(*) FILTER (WHERE e.action = 'audit_duplicate_set_managed')`,
+  // set-managed on a cluster already MANAGED queues one more verification: not one more management.
+  duplicates_managed: `count(*) FILTER (WHERE e.action = 'audit_duplicate_set_managed' AND e.before->>'state' IS DISTINCT FROM 'MANAGED')`,
 };
 
 const DAILY_ACTIONS = [
