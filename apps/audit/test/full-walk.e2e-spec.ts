@@ -91,9 +91,11 @@ describe.each<ServiceMode>(['embedded', 'distributed'])('the full walk (%s)', (m
       // 3. Documents arrive through the instance API (the repository side) after RUNNING_PHASE.
       const instanceKey = (await op('audit_instance_get_svc_instances', { instance_id: instanceId }, adminKey))[0].api_key as string;
       const repositoryApi = (path: string, body: object) => post(`${service.urls.retrieval}${path}`, body, undefined, { 'instance-id': instanceId, 'api-key': instanceKey });
+      const names = new Map<string, string>();
       const ingest = async (name: string, content_text: string) => {
         const res = await repositoryApi('/api/documents/upsert', { external_id: name, name, url: `https://intranet.example/${name}`, content_text });
         expect(res.status).toBe(200);
+        names.set(res.body.response.id, name);
         return res.body.response.id as string;
       };
       await ingest('refund-policy.md', '# Refund policy\n\nRefunds of an order are processed within 30 days of the request.');
@@ -136,6 +138,16 @@ describe.each<ServiceMode>(['embedded', 'distributed'])('the full walk (%s)', (m
         estimated_total_update_time: changes.reduce((n, r) => n + r.estimated_seconds, 0),
         documents_with_unmanaged_conflicts: 2,
       });
+
+      // 5b. A writer carries out an UPDATE: the document, ingested again with the proposed text, leaves the work list.
+      const update = changes.find((r) => r.action === 'UPDATE' && r.proposed_text)!;
+      expect(update).toBeDefined();
+      const before = await stats();
+      await ingest(names.get(update.document_id)!, `# Refunds\n\n${update.proposed_text}`);
+      const after = await waitFor(async () => { const s = await stats(); return s.estimated_total_update_time < before.estimated_total_update_time ? s : undefined; }, 90000, 'the applied recommendation out of the work');
+      const left = changes.filter((r) => r.document_id !== update.document_id);
+      expect(after).toMatchObject({ managed_important_conflicts: 1, documents_to_update_count: new Set(left.map((r) => r.document_id)).size, estimated_total_update_time: left.reduce((n, r) => n + r.estimated_seconds, 0) });
+      expect((await op('audit_documents_get_recommendations', { instance_id: instanceId, document_id: update.document_id })).filter((r: Json) => r.id === update.id)).toEqual([]);
 
       // 6. The delivery conflict is ignored; the refund question is managed.
       expect(await op('audit_question_conflict_ignore', { instance_id: instanceId, conflict_id: deliveryConflict.id })).toBe(true);

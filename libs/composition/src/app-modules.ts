@@ -75,7 +75,7 @@ export function appContexts(config: AppConfig, o: { auditApi: boolean; retrieval
   const identity = IdentityModule.forRoot({ withControllers: o.identityControllers ?? false });
   const repository = RepositoryModule.forRoot({ withControllers: o.retrievalApi, withJobHandlers: o.runWorkers });
   const workspace = WorkspaceModule.forRoot({ withControllers: o.auditApi, withJobHandlers: o.runWorkers, withRetrievalControllers: o.retrievalApi, uses: [identity, repository] });
-  const conflicts = ConflictsModule.forRoot({ withControllers: o.auditApi, uses: [workspace] });
+  const conflicts = ConflictsModule.forRoot({ withControllers: o.auditApi, withJobHandlers: o.runWorkers, uses: [workspace, repository] });
   const missingSubjects = MissingSubjectsModule.forRoot({ withControllers: o.auditApi, withJobHandlers: o.runWorkers, uses: [workspace, repository] });
   const questions = MandatoryQuestionsModule.forRoot({ withControllers: o.auditApi, withJobHandlers: o.runWorkers, uses: [workspace, repository, conflicts, missingSubjects] });
   const fullAudit = FullAuditModule.forRoot({ withControllers: o.auditApi, withJobHandlers: o.runWorkers, uses: [workspace, repository, conflicts] });

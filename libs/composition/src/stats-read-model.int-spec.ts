@@ -105,6 +105,9 @@ describe('SqlStatsReadModel (postgres)', () => {
     await recommendation(id, managed, d4, 'KEEP', 'PENDING', 0);
     await recommendation(id, keepOnly, d4, 'KEEP', 'PENDING', 0);
     await recommendation(id, ignored, d2, 'UPDATE', 'DISCARDED', 500);
+    // Carried out already: still an important managed conflict, no longer work to do.
+    const applied = await conflict(id, done, 'MANAGED', [d1]);
+    await recommendation(id, applied, d1, 'UPDATE', 'APPLIED', 900);
     await subject(id, 'PENDING');
     await subject(id, 'MANAGED');
     // Another instance's rows are never counted.
@@ -118,8 +121,8 @@ describe('SqlStatsReadModel (postgres)', () => {
       managed_questions: 1,
       questions_without_conflicts: 1,
       missing_subjects_count: 2,
-      total_conflicts: 5,
-      managed_important_conflicts: 1,
+      total_conflicts: 6,
+      managed_important_conflicts: 2,
       documents_to_update_count: 2,
       documents_with_unmanaged_conflicts: 2,
       estimated_total_update_time: 360,
@@ -137,6 +140,7 @@ describe('SqlStatsReadModel (postgres)', () => {
       documents_with_unmanaged_conflicts: 0,
     });
     expect(await read.filtered(id, [d2])).toMatchObject({ questions_with_conflicts_to_manage: 1, total_conflicts: 2, documents_with_unmanaged_conflicts: 1, documents_to_update_count: 0 });
+    expect(await read.filtered(id, [d1])).toMatchObject({ total_conflicts: 3, managed_important_conflicts: 1, documents_to_update_count: 0, estimated_total_update_time: 0 });
     expect(await read.filtered(id, [])).toMatchObject({ total_conflicts: 0, documents_with_unmanaged_conflicts: 0, total_questions: 6 });
   });
 

@@ -37,6 +37,13 @@ export abstract class RecommendationRepository {
   abstract ofConflict(conflictId: string, statuses: RecommendationStatus[]): Promise<Recommendation[]>;
   /** Pending recommendations of a document across the instance's closed conflicts, newest first. */
   abstract pendingForDocument(instanceId: string, documentId: string): Promise<Recommendation[]>;
+  /** PENDING → APPLIED for these ids (others are left as they are); the ids really moved. */
+  abstract markApplied(ids: string[], at: Date): Promise<string[]>;
+}
+
+/** A document's text as the repository holds it now: null when it is gone or not indexed (yet). */
+export abstract class CurrentDocumentText {
+  abstract read(instanceId: string, documentId: string): Promise<string | null>;
 }
 
 export interface RecommendationRequest {

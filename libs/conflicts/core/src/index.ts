@@ -18,3 +18,4 @@ export * from './analysis-closing';
 export * from './recommendations/rule-based.recommendation-writer';
 export * from './recommendations/model.recommendation-writer';
 export * from './recommendations/recommendation-prompt';
+export * from './applied-recommendations.use-case';

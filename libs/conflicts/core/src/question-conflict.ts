@@ -61,8 +61,11 @@ export interface QuestionConflict extends FoundConflict {
 }
 
 export type RecommendationAction = 'KEEP' | 'UPDATE' | 'DELETE';
-/** DRAFT after set-answer; PENDING work once the conflict is closed; DISCARDED when replaced or ignored. */
-export type RecommendationStatus = 'DRAFT' | 'PENDING' | 'DISCARDED';
+/**
+ * DRAFT after set-answer; PENDING work once the conflict is closed; APPLIED once its document no
+ * longer holds the excerpt (updated or deleted as recommended); DISCARDED when replaced or ignored.
+ */
+export type RecommendationStatus = 'DRAFT' | 'PENDING' | 'APPLIED' | 'DISCARDED';
 
 export interface Recommendation {
   id: string;
@@ -76,6 +79,7 @@ export interface Recommendation {
   estimatedSeconds: number;
   status: RecommendationStatus;
   createdAt: Date;
+  appliedAt?: Date | null;
 }
 
 export function documentIdsOf(groups: ConflictAnswerGroup[]): string[] {

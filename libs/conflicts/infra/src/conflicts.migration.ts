@@ -49,3 +49,24 @@ export class CreateConflictsSchema1763700000900 implements MigrationInterface {
     await q.query(`DROP SCHEMA conflicts CASCADE`);
   }
 }
+
+/**
+ * Recommendations carried out: a PENDING UPDATE/DELETE becomes APPLIED once its document no longer
+ * holds the excerpt (ADR 0039), with the time it was seen applied.
+ */
+export class AddAppliedRecommendations1763700001400 implements MigrationInterface {
+  name = 'AddAppliedRecommendations1763700001400';
+
+  async up(q: QueryRunner): Promise<void> {
+    await q.query(`ALTER TABLE conflicts.recommendations DROP CONSTRAINT IF EXISTS recommendations_status_check`);
+    await q.query(`ALTER TABLE conflicts.recommendations ADD CONSTRAINT recommendations_status_check CHECK (status IN ('DRAFT', 'PENDING', 'APPLIED', 'DISCARDED'))`);
+    await q.query(`ALTER TABLE conflicts.recommendations ADD COLUMN applied_at timestamptz`);
+  }
+
+  async down(q: QueryRunner): Promise<void> {
+    await q.query(`UPDATE conflicts.recommendations SET status = 'PENDING' WHERE status = 'APPLIED'`);
+    await q.query(`ALTER TABLE conflicts.recommendations DROP COLUMN applied_at`);
+    await q.query(`ALTER TABLE conflicts.recommendations DROP CONSTRAINT recommendations_status_check`);
+    await q.query(`ALTER TABLE conflicts.recommendations ADD CONSTRAINT recommendations_status_check CHECK (status IN ('DRAFT', 'PENDING', 'DISCARDED'))`);
+  }
+}

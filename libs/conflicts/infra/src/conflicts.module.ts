@@ -4,6 +4,7 @@ import {
   CloseQuestionConflict,
   ConflictEdits,
   ConflictViews,
+  CurrentDocumentText,
   GetDocumentRecommendations,
   GetQuestionConflict,
   GetTopCollaborators,
@@ -17,11 +18,13 @@ import {
   RecordQuestionAnalysis,
   RuleBasedRecommendationWriter,
   SetConflictAnswer,
+  TrackAppliedRecommendations,
   VisibleConflicts,
 } from '@svc/conflicts-core';
 import { LanguageModel } from '@svc/kernel';
 import { LlmModule } from '@svc/llm';
 import { ConflictWorkController, QuestionConflictController } from './conflicts.controller';
+import { ConflictsDocumentChangedJobHandler, RepositoryDocumentText } from './conflicts.job-handlers';
 import { TypeOrmQuestionConflictRepository, TypeOrmRecommendationRepository } from './conflicts.repositories';
 
 /** What other contexts use: the analysis records its findings, the question's answer and facts; the full audit links its conflicts to questions. */
@@ -29,10 +32,13 @@ const PUBLIC_USE_CASES = [RecordQuestionAnalysis, AnswerQuestionConflicts, Quest
 /** The recommendation capability, shared with the full audit's set-expert-answer. */
 const PUBLIC_PORTS = [RecommendationWriter];
 
-/** The question-conflicts context. `uses`: the app's workspace module (instance access, documents, visibility). */
+/**
+ * The question-conflicts context. `uses`: the app's workspace module (instance access, documents,
+ * visibility) and repository module (the text of a changed document, for applied recommendations).
+ */
 @Module({})
 export class ConflictsModule {
-  static forRoot(options: { withControllers: boolean; uses: DynamicModule[] }): DynamicModule {
+  static forRoot(options: { withControllers: boolean; withJobHandlers: boolean; uses: DynamicModule[] }): DynamicModule {
     return {
       module: ConflictsModule,
       imports: [LlmModule.forRoot(), ...options.uses],
@@ -40,6 +46,7 @@ export class ConflictsModule {
       providers: [
         { provide: QuestionConflictRepository, useClass: TypeOrmQuestionConflictRepository },
         { provide: RecommendationRepository, useClass: TypeOrmRecommendationRepository },
+        { provide: CurrentDocumentText, useClass: RepositoryDocumentText },
         // The configured model drafts recommendations; without one, the rule-based writer (offline default).
         { provide: RecommendationWriter, inject: [LanguageModel], useFactory: (model: LanguageModel) => (model.configured ? new ModelRecommendationWriter(model) : new RuleBasedRecommendationWriter()) },
         ConflictEdits,
@@ -52,7 +59,9 @@ export class ConflictsModule {
         IgnoreQuestionConflict,
         GetDocumentRecommendations,
         GetTopCollaborators,
+        TrackAppliedRecommendations,
         ...PUBLIC_USE_CASES,
+        ...(options.withJobHandlers ? [ConflictsDocumentChangedJobHandler] : []),
       ],
       exports: [...PUBLIC_USE_CASES, ...PUBLIC_PORTS],
     };

@@ -135,6 +135,7 @@ interface RecommendationRow {
   estimated_seconds: number;
   status: RecommendationStatus;
   created_at: Date;
+  applied_at: Date | null;
 }
 
 const toRecommendation = (r: RecommendationRow): Recommendation => ({
@@ -149,6 +150,7 @@ const toRecommendation = (r: RecommendationRow): Recommendation => ({
   estimatedSeconds: r.estimated_seconds,
   status: r.status,
   createdAt: r.created_at,
+  appliedAt: r.applied_at,
 });
 
 @Injectable()
@@ -178,6 +180,15 @@ export class TypeOrmRecommendationRepository extends RecommendationRepository {
   async ofConflict(conflictId: string, statuses: RecommendationStatus[]): Promise<Recommendation[]> {
     const rows = await this.q<RecommendationRow>(`SELECT * FROM conflicts.recommendations WHERE conflict_id = $1 AND status = ANY($2) ORDER BY created_at, id`, [conflictId, statuses]);
     return rows.map(toRecommendation);
+  }
+
+  async markApplied(ids: string[], at: Date): Promise<string[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.q<{ id: string }>(
+      `WITH moved AS (UPDATE conflicts.recommendations SET status = 'APPLIED', applied_at = $2 WHERE id = ANY($1::text[]) AND status = 'PENDING' RETURNING id) SELECT id FROM moved`,
+      [ids, at],
+    );
+    return rows.map((r) => r.id);
   }
 
   async pendingForDocument(instanceId: string, documentId: string): Promise<Recommendation[]> {

@@ -19,6 +19,7 @@ export interface JobPayloads {
   'duplicates.verify': DuplicatesVerifyPayload;
   'missing-subjects.question-analyzed': QuestionAnalyzedPayload;
   'missing-subjects.searches-logged': SearchesLoggedPayload;
+  'conflicts.document-changed': DocumentChangedPayload;
 }
 
 export type JobName = keyof JobPayloads;
@@ -38,6 +39,7 @@ export const JOB_NAMES = {
   duplicatesVerify: 'duplicates.verify',
   missingSubjectsQuestionAnalyzed: 'missing-subjects.question-analyzed',
   missingSubjectsSearchesLogged: 'missing-subjects.searches-logged',
+  conflictsDocumentChanged: 'conflicts.document-changed',
 } as const satisfies Record<string, JobName>;
 
 export interface WorkspaceRunStepPayload {
@@ -128,7 +130,7 @@ export interface DocumentChangedPayload {
  * the transaction that changed the document, without knowing the contexts that listen. A context that
  * reacts to document changes adds its job here.
  */
-export const DOCUMENT_CHANGE_JOBS = ['questions.document-changed', 'full-audit.document-changed', 'duplicates.document-changed'] as const satisfies readonly JobName[];
+export const DOCUMENT_CHANGE_JOBS = ['questions.document-changed', 'full-audit.document-changed', 'duplicates.document-changed', 'conflicts.document-changed'] as const satisfies readonly JobName[];
 
 /** The jobs an instance reaching RUNNING_PHASE fans out to (payload `{ instanceId }`): the questions asked before, the first full scan. */
 export const RUNNING_PHASE_JOBS = ['questions.analyze-instance', 'full-audit.scan'] as const satisfies readonly JobName[];

@@ -59,16 +59,18 @@ export class SqlStatsReadModel extends StatsReadModel {
          SELECT id, question_id, state, document_ids FROM conflicts.question_conflicts
           WHERE instance_id = $1 AND ($2::text[] IS NULL OR document_ids && $2::text[])),
        per_question AS (SELECT question_id, bool_or(state = 'OPEN') AS has_open FROM c GROUP BY question_id),
-       pending AS (
-         SELECT conflict_id, document_id, estimated_seconds FROM conflicts.recommendations
-          WHERE instance_id = $1 AND status = 'PENDING' AND action IN ('UPDATE', 'DELETE')
-            AND ($2::text[] IS NULL OR document_id = ANY($2::text[])))
+       -- What a close accepted: UPDATE/DELETE work, still PENDING or already APPLIED to its document.
+       accepted AS (
+         SELECT conflict_id, document_id, estimated_seconds, status FROM conflicts.recommendations
+          WHERE instance_id = $1 AND status IN ('PENDING', 'APPLIED') AND action IN ('UPDATE', 'DELETE')
+            AND ($2::text[] IS NULL OR document_id = ANY($2::text[]))),
+       pending AS (SELECT * FROM accepted WHERE status = 'PENDING')
        SELECT q.*,
          (SELECT count(*) FROM per_question WHERE has_open) AS questions_with_conflicts_to_manage,
          (SELECT count(*) FROM per_question WHERE NOT has_open) AS questions_with_conflicts_analyzed,
          (SELECT count(*) FROM missing_subjects.subjects WHERE instance_id = $1) AS missing_subjects_count,
          (SELECT count(*) FROM c) AS total_conflicts,
-         (SELECT count(*) FROM c WHERE c.state = 'MANAGED' AND EXISTS (SELECT 1 FROM pending p WHERE p.conflict_id = c.id)) AS managed_important_conflicts,
+         (SELECT count(*) FROM c WHERE c.state = 'MANAGED' AND EXISTS (SELECT 1 FROM accepted a WHERE a.conflict_id = c.id)) AS managed_important_conflicts,
          (SELECT count(DISTINCT document_id) FROM pending) AS documents_to_update_count,
          (SELECT coalesce(sum(estimated_seconds), 0) FROM pending) AS estimated_total_update_time,
          (SELECT count(DISTINCT d) FROM c CROSS JOIN LATERAL unnest(c.document_ids) AS d
