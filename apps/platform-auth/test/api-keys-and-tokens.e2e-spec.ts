@@ -1,4 +1,5 @@
 import { generateApiKey } from '@svc/identity-core';
+import { AUDIT_OPERATIONS } from '@svc/contracts';
 import { Json, post, RunningService, startService, validateOpenApi, waitFor } from '@svc/test-kit';
 import { createPublicKey } from 'node:crypto';
 import { createRemoteJWKSet, jwtVerify } from 'jose';
@@ -174,6 +175,10 @@ describe('API keys and key exchange', () => {
     expect(doc.openapi).toBe('3.1.0');
     expect(doc.paths['/audit/instance/get-instance'].post.operationId).toBe('audit_instance_get');
     expect(doc.paths['/audit/instance/get-instance'].post.requestBody.content['application/json'].schema.properties.instance_id.pattern).toMatch(/^\^ki_/);
+    // The audit app's document lists every operation of the spec (48), each under its path and name.
+    const listed = Object.entries(AUDIT_OPERATIONS).map(([name, { path }]) => ({ name, documented: doc.paths[path]?.post.operationId }));
+    expect(listed).toEqual(Object.keys(AUDIT_OPERATIONS).map((name) => ({ name, documented: name })));
+    expect(listed).toHaveLength(48);
     const authDoc: Json = await (await fetch(`${service.urls.auth}/openapi.json`)).json();
     expect(authDoc.paths['/core/api-key/token']).toBeDefined();
     // Each app's document is valid OpenAPI 3.1, and every operation documents what it returns.
