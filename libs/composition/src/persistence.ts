@@ -1,7 +1,7 @@
 import { PLATFORM_MIGRATIONS, PersistenceParts } from '@svc/database';
 import { AddInteractiveAuth1763700000800, CreateIdentitySchema1763700000100, IDENTITY_ENTITIES } from '@svc/identity-infra';
 import { AddAppliedRecommendations1763700001400, CreateConflictsSchema1763700000900 } from '@svc/conflicts-infra';
-import { CreateDuplicatesSchema1763700001200 } from '@svc/duplicates-infra';
+import { CreateDuplicatesSchema1763700001200, DuplicatesIndexesWithoutPendingList1763700001500 } from '@svc/duplicates-infra';
 import { CreateFullAuditSchema1763700001100 } from '@svc/full-audit-infra';
 import { JOBS_MIGRATIONS } from '@svc/jobs';
 import { CreateMissingSubjectsSchema1763700001300 } from '@svc/missing-subjects-infra';
@@ -30,5 +30,6 @@ export const PERSISTENCE: PersistenceParts = {
     CreateDuplicatesSchema1763700001200,
     CreateMissingSubjectsSchema1763700001300,
     AddAppliedRecommendations1763700001400,
+    DuplicatesIndexesWithoutPendingList1763700001500,
   ],
 };

@@ -58,13 +58,21 @@ export function reconcileClusters(stored: DuplicateCluster[], found: FoundCluste
   const plan: ClusterPlan = { create: [], update: [] };
   const sortedFound = found.map((f) => ({ ...f, documentIds: [...f.documentIds].sort() })).sort((a, b) => (a.documentIds[0] < b.documentIds[0] ? -1 : 1));
   // Every (found, stored) pair sharing documents, the largest overlaps first: a split keeps the id on its larger part.
+  // Stored clusters by document: each found cluster meets only the stored ones it shares a document with
+  // (a whole-repository rerun would otherwise compare every found cluster with every stored one).
+  const byDocument = new Map<string, DuplicateCluster[]>();
+  for (const c of stored) {
+    for (const id of c.documentIds) {
+      const list = byDocument.get(id);
+      if (list) list.push(c);
+      else byDocument.set(id, [c]);
+    }
+  }
   const pairs: { f: number; c: DuplicateCluster; overlap: number }[] = [];
   sortedFound.forEach((f, i) => {
-    const members = new Set(f.documentIds);
-    for (const c of stored) {
-      const overlap = c.documentIds.filter((id) => members.has(id)).length;
-      if (overlap > 0) pairs.push({ f: i, c, overlap });
-    }
+    const overlaps = new Map<DuplicateCluster, number>();
+    for (const id of new Set(f.documentIds)) for (const c of byDocument.get(id) ?? []) overlaps.set(c, (overlaps.get(c) ?? 0) + 1);
+    for (const [c, overlap] of overlaps) pairs.push({ f: i, c, overlap });
   });
   pairs.sort((a, b) => b.overlap - a.overlap || Number(isOpen(b.c)) - Number(isOpen(a.c)) || (a.c.id < b.c.id ? -1 : a.c.id > b.c.id ? 1 : 0) || a.f - b.f);
   const continues = new Map<number, DuplicateCluster>();

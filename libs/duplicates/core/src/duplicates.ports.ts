@@ -32,6 +32,8 @@ export abstract class FingerprintStore {
   abstract ofDocuments(instanceId: string, documentIds: string[]): Promise<DocumentFingerprint[]>;
   /** Other documents with the same canonical content or sharing a band key (LSH candidates, not yet verified). */
   abstract candidates(instanceId: string, fingerprint: Pick<DocumentFingerprint, 'documentId' | 'canonicalHash' | 'bandKeys'>): Promise<DocumentFingerprint[]>;
+  /** After a whole-repository run that wrote: the database's planner statistics of fingerprints and clusters are brought up to date. */
+  abstract refreshStatistics(): Promise<void>;
 }
 
 export abstract class DuplicateClusterRepository {

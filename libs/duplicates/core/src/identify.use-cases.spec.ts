@@ -28,6 +28,10 @@ class MemorySource extends DuplicatesSource {
 
 class MemoryFingerprints extends FingerprintStore {
   readonly rows = new Map<string, DocumentFingerprint>();
+  statisticsRefreshed = 0;
+  async refreshStatistics() {
+    this.statisticsRefreshed += 1;
+  }
   async versions(_: string, ids: string[]) {
     return new Map(ids.flatMap((id) => (this.rows.has(id) ? [[id, { contentHash: this.rows.get(id)!.contentHash, scheme: this.rows.get(id)!.scheme }] as const] : [])));
   }
@@ -146,6 +150,8 @@ describe('IdentifyDuplicates', () => {
     expect(t.progress).toEqual([36, 72, 90, 100]);
     expect(t.runs.run).toMatchObject({ state: 'COMPLETED', documents: 5, read: 5, clusters: 1 });
     expect(t.completed).toEqual([{ step: 'ON_DUPLICATE_IDENTIFICATION', outcome: { duplicate_clusters: 1 } }]);
+    // Rows were written: the planner statistics are refreshed once, after the run.
+    expect(t.fingerprints.statisticsRefreshed).toBe(1);
   });
 
   it('reruns without reading an unchanged text, keeps the cluster ids and writes nothing; a changed document alone is read again', async () => {
@@ -158,6 +164,8 @@ describe('IdentifyDuplicates', () => {
     t.source.reads.length = 0;
     expect(await t.run()).toMatch(/\(0 fingerprinted\) clusters 1 writes 0/);
     expect(t.source.reads).toEqual([]);
+    // Nothing written: no statistics to refresh.
+    expect(t.fingerprints.statisticsRefreshed).toBe(1);
     expect(t.activity.entries).toHaveLength(logged);
     t.source.put('kd_b', '# Something else entirely\nNothing in common with the travel policy.');
     expect(await t.run()).toMatch(/\(1 fingerprinted\) clusters 0 writes 1/);

@@ -54,3 +54,22 @@ export class CreateDuplicatesSchema1763700001200 implements MigrationInterface {
     await q.query(`DROP SCHEMA IF EXISTS duplicates CASCADE`);
   }
 }
+
+/**
+ * The GIN indexes of fingerprints (band keys) and clusters (documents) without a pending list: an
+ * incremental check queries them right after writing, and a pending list would make each query scan
+ * it (measured at 100,000 documents: 22 → 4 ms per document-changed check, ADR 0037).
+ */
+export class DuplicatesIndexesWithoutPendingList1763700001500 implements MigrationInterface {
+  name = 'DuplicatesIndexesWithoutPendingList1763700001500';
+
+  async up(q: QueryRunner): Promise<void> {
+    await q.query(`ALTER INDEX duplicates.duplicates_fingerprints_bands SET (fastupdate = off)`);
+    await q.query(`ALTER INDEX duplicates.duplicates_clusters_documents SET (fastupdate = off)`);
+  }
+
+  async down(q: QueryRunner): Promise<void> {
+    await q.query(`ALTER INDEX duplicates.duplicates_fingerprints_bands RESET (fastupdate)`);
+    await q.query(`ALTER INDEX duplicates.duplicates_clusters_documents RESET (fastupdate)`);
+  }
+}

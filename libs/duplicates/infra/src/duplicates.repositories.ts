@@ -42,6 +42,11 @@ export class TypeOrmFingerprintStore extends FingerprintStore {
     this.q = runner(uow);
   }
 
+  async refreshStatistics(): Promise<void> {
+    await this.q(`ANALYZE duplicates.fingerprints`, []);
+    await this.q(`ANALYZE duplicates.clusters`, []);
+  }
+
   async versions(instanceId: string, documentIds: string[]): Promise<Map<string, { contentHash: string; scheme: string }>> {
     const rows = await this.q<{ document_id: string; content_hash: string; scheme: string }>(
       `SELECT document_id, content_hash, scheme FROM duplicates.fingerprints WHERE instance_id = $1 AND document_id = ANY($2::text[])`,
