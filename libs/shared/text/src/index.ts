@@ -8,6 +8,7 @@ export * from './language';
 export * from './sentences';
 export * from './stem';
 export * from './stopwords';
+export * from './numbers';
 export * from './values';
 export * from './answers';
 export * from './claims';

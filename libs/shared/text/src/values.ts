@@ -1,5 +1,6 @@
 import { Culture, recognizeCurrency, recognizeDateTime, recognizeDimension, recognizeNumber, recognizePercentage } from '@microsoft/recognizers-text-suite';
 import type { Language } from './language';
+import { plainFigures } from './numbers';
 import { mayHoldAmount, mayHoldDateTime, mayHoldPercentage, mayHoldQuantity } from './value-prefilters';
 
 type ModelResult = ReturnType<typeof recognizeNumber>[number];
@@ -51,7 +52,9 @@ export function extractValues(text: string, language: Language): TypedValue[] {
     // Most recently used last, so the first key is the one to forget.
     memo.delete(key);
   } else {
-    values = readValues(text, language);
+    // The models read figures written plainly for the language; offsets are mapped back to the text.
+    const plain = plainFigures(text, language);
+    values = plain.text === text ? readValues(text, language) : readValues(plain.text, language).map((v) => ({ ...v, start: plain.original(v.start), end: plain.original(v.end - 1) + 1 })).map((v) => ({ ...v, text: text.slice(v.start, v.end) }));
     if (memo.size >= MEMO_SIZE) memo.delete(memo.keys().next().value as string);
   }
   memo.set(key, values);
@@ -263,7 +266,8 @@ function timeOf(value: unknown, timex: string): string {
 function numeric(value: unknown): number | undefined {
   if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
   if (typeof value !== 'string' || value.trim() === '') return undefined;
-  const n = Number(value);
+  // The French models write their decimals with a comma ("1200,5"); resolutions have no group separators.
+  const n = Number(value.replace(',', '.'));
   return Number.isFinite(n) ? n : undefined;
 }
 

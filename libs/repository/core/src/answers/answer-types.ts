@@ -1,3 +1,4 @@
+import { readNumber } from '@svc/text';
 import { foldedWords, foldText, writtenWords } from './text-analysis';
 
 /**
@@ -210,15 +211,13 @@ const TIME = [
 ];
 const BARE_NUMBER = new RegExp(`${B0}(${NUMERIC}|${NUMBER_WORD_PATTERN})${B1}`, 'giu');
 
-/** A number as written ("1 000", "1,000.50", "3,5", "three"), or NaN. */
+/**
+ * A number as written ("1 000", "1,000.50", "1.200,00", "3,5", "three", "douze"), or NaN: read as the rest of
+ * the service reads figures, by @svc/text's `readNumber` (the recognizers' number model, in the culture the
+ * separators point to). Number words are looked up first: the patterns above only find the ones listed.
+ */
 export function parseNumber(text: string): number {
-  const word = NUMBER_WORDS[foldText(text)];
-  if (word !== undefined) return word;
-  let t = text.replace(/[\s\u00a0\u202f]/g, '');
-  if (t.includes(',') && t.includes('.')) t = t.replace(/,/g, '');
-  else if (/^\d{1,3}(,\d{3})+$/.test(t) || /^\d{1,3}(\.\d{3}){2,}$/.test(t)) t = t.replace(/[,.]/g, '');
-  else t = t.replace(',', '.');
-  return Number(t);
+  return NUMBER_WORDS[foldText(text)] ?? readNumber(text);
 }
 
 function canonicalCurrency(symbol: string): string {

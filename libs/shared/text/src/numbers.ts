@@ -1,0 +1,115 @@
+import { Culture, recognizeNumber } from '@microsoft/recognizers-text-suite';
+
+/**
+ * A number as written, alone ("30", "1 000", "1,200", "1.200,00", "3,5", "three", "douze"), or NaN when the
+ * text is not one number. Read by the recognizers' number model (`@microsoft/recognizers-text-suite`, as
+ * extractValues reads figures), in the culture the figure's separators point to, so one reading serves
+ * texts of either language:
+ *
+ * - a comma and a point: the last one is the decimal separator ("1,000.50" English, "1.200,00" French);
+ * - only commas: thousands when every comma opens a group of three digits ("1,200", "10,000"), else a
+ *   decimal comma ("3,5", "0,75");
+ * - only points: thousands when two or more groups of three digits follow ("1.000.000"), else a decimal
+ *   point ("2.5", "1.200");
+ * - spaces (also no-break and narrow no-break) between groups of three digits are thousands separators;
+ * - number words are read in English, then in French.
+ */
+export function readNumber(text: string): number {
+  let value = memo.get(text);
+  if (value === undefined) {
+    value = read(text);
+    if (memo.size >= MEMO_SIZE) memo.delete(memo.keys().next().value as string);
+    memo.set(text, value);
+  }
+  return value;
+}
+
+/** Figures read recently: a text repeats the same few ("30", "14"), and one model call costs 0.1 to 1 ms. */
+const MEMO_SIZE = 1000;
+const memo = new Map<string, number>();
+
+function read(text: string): number {
+  // Group separators made of spaces are dropped: the models split "1 200,50" into two numbers.
+  const figure = text.trim().replace(/(?<=\d)[ \u00a0\u202f\u2009](?=\d{3}(?!\d))/g, '');
+  if (figure === '') return Number.NaN;
+  const cultures = /\d/.test(figure) ? [cultureOfFigure(figure)] : [Culture.English, Culture.French];
+  for (const culture of cultures) {
+    const results = recognizeNumber(figure, culture);
+    const whole = results.length === 1 && results[0].start === 0 && results[0].end === figure.length - 1 ? results[0] : undefined;
+    // The French model writes its decimals with a comma ("3,5").
+    const value = whole ? Number(String((whole.resolution as Record<string, unknown> | undefined)?.value ?? '').replace(',', '.')) : Number.NaN;
+    if (Number.isFinite(value)) return value;
+  }
+  return Number.NaN;
+}
+
+function cultureOfFigure(figure: string): string {
+  const comma = figure.lastIndexOf(',');
+  const point = figure.lastIndexOf('.');
+  if (comma >= 0 && point >= 0) return comma > point ? Culture.French : Culture.English;
+  if (comma >= 0) return /^[-+]?\d{1,3}(?:,\d{3})+$/.test(figure) ? Culture.English : Culture.French;
+  if (point >= 0) return /^[-+]?\d{1,3}(?:\.\d{3}){2,}$/.test(figure) ? Culture.French : Culture.English;
+  return Culture.English;
+}
+
+/**
+ * Figures with group separators (spaces of any width, or points and commas that cannot be read two
+ * ways), rewritten plain for the models of one language: "1 200,50" → "1200,50" (French) or "1200.50"
+ * (English); "1.200,00" in an English text → "1200.00". The models split space-grouped figures ("1 200,50
+ * €" read as 1 and 200.5) and read a figure in the text's language only ("EUR 1.200,00" as 1.2 in
+ * English). Ambiguous figures ("1.200", "1,200" alone) are left as written: the language decides.
+ * `original(i)` maps an offset of the plain text back to the text (the rewrite only drops characters).
+ */
+export function plainFigures(text: string, language: 'en' | 'fr'): { text: string; original: (offset: number) => number } {
+  if (!GROUPED.test(text)) return { text, original: (i) => i };
+  GROUPED.lastIndex = 0;
+  let plain = '';
+  const origin: number[] = [];
+  let last = 0;
+  for (const match of text.matchAll(GROUPED)) {
+    const figure = match[0];
+    const rewritten = rewriteFigure(figure, language);
+    const at = match.index ?? 0;
+    for (let i = last; i < at; i += 1) origin.push(i);
+    plain += text.slice(last, at);
+    if (rewritten === null) {
+      for (let i = 0; i < figure.length; i += 1) origin.push(at + i);
+      plain += figure;
+    } else {
+      // Kept characters, in order: digits and the decimal mark (one for one).
+      let j = 0;
+      for (const ch of rewritten) {
+        while (j < figure.length && figure[j] !== ch && !(/[.,]/.test(figure[j]) && /[.,]/.test(ch))) j += 1;
+        origin.push(at + Math.min(j, figure.length - 1));
+        j += 1;
+      }
+      plain += rewritten;
+    }
+    last = at + figure.length;
+  }
+  for (let i = last; i < text.length; i += 1) origin.push(i);
+  plain += text.slice(last);
+  origin.push(text.length);
+  return { text: plain, original: (i) => origin[Math.max(0, Math.min(i, origin.length - 1))] };
+}
+
+/** A figure with at least one group of three digits after a separator, not glued to other digits. */
+const GROUPED = /(?<![\d.,])\d{1,3}(?:[ \u00a0\u202f\u2009.,]\d{3}(?!\d))+(?:[.,]\d+(?!\d|[.,]\d))?(?![.,]\d)/gu;
+
+function rewriteFigure(figure: string, language: 'en' | 'fr'): string | null {
+  const spaces = /[ \u00a0\u202f\u2009]/.test(figure);
+  const comma = figure.lastIndexOf(',');
+  const point = figure.lastIndexOf('.');
+  let decimal: ',' | '.' | null;
+  if (comma >= 0 && point >= 0) decimal = comma > point ? ',' : '.';
+  else if (spaces && (comma >= 0 || point >= 0)) decimal = comma >= 0 ? ',' : '.';
+  else if (spaces) decimal = null;
+  else if ((figure.match(/[.,]/g) ?? []).length >= 2) decimal = null;
+  // One separator and three digits after it ("1.200", "1,200"): the text's language reads it.
+  else return null;
+  const [whole, fraction] = decimal === null ? [figure, ''] : [figure.slice(0, figure.lastIndexOf(decimal)), figure.slice(figure.lastIndexOf(decimal) + 1)];
+  const digits = whole.replace(/[^\d]/g, '');
+  if (decimal !== null && (fraction === '' || /\D/.test(fraction))) return null;
+  const mark = language === 'fr' ? ',' : '.';
+  return fraction ? `${digits}${mark}${fraction}` : digits;
+}
