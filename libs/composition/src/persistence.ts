@@ -1,6 +1,6 @@
 import { PLATFORM_MIGRATIONS, PersistenceParts } from '@svc/database';
 import { AddInteractiveAuth1763700000800, CreateIdentitySchema1763700000100, IDENTITY_ENTITIES } from '@svc/identity-infra';
-import { AddAppliedRecommendations1763700001400, CreateConflictsSchema1763700000900 } from '@svc/conflicts-infra';
+import { AddAppliedRecommendations1763700001400, AddStatsIndexes1763700001600, CreateConflictsSchema1763700000900 } from '@svc/conflicts-infra';
 import { CreateDuplicatesSchema1763700001200, DuplicatesIndexesWithoutPendingList1763700001500 } from '@svc/duplicates-infra';
 import { CreateFullAuditSchema1763700001100 } from '@svc/full-audit-infra';
 import { JOBS_MIGRATIONS } from '@svc/jobs';
@@ -31,5 +31,6 @@ export const PERSISTENCE: PersistenceParts = {
     CreateMissingSubjectsSchema1763700001300,
     AddAppliedRecommendations1763700001400,
     DuplicatesIndexesWithoutPendingList1763700001500,
+    AddStatsIndexes1763700001600,
   ],
 };

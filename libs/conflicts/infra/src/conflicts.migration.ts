@@ -70,3 +70,24 @@ export class AddAppliedRecommendations1763700001400 implements MigrationInterfac
     await q.query(`ALTER TABLE conflicts.recommendations ADD CONSTRAINT recommendations_status_check CHECK (status IN ('DRAFT', 'PENDING', 'DISCARDED'))`);
   }
 }
+
+/**
+ * What the stats count, read from indexes alone: conflicts by instance and state with the columns the
+ * counters use (the table rows carry wide JSON), and the accepted UPDATE/DELETE recommendations
+ * (ADR 0039; measured at 5,000 conflicts: the filtered stats statement 18 → 11 ms on PostgreSQL).
+ */
+export class AddStatsIndexes1763700001600 implements MigrationInterface {
+  name = 'AddStatsIndexes1763700001600';
+
+  async up(q: QueryRunner): Promise<void> {
+    await q.query(`CREATE INDEX question_conflicts_stats ON conflicts.question_conflicts (instance_id, state) INCLUDE (id, question_id, document_ids)`);
+    await q.query(
+      `CREATE INDEX recommendations_accepted ON conflicts.recommendations (instance_id) INCLUDE (conflict_id, document_id, estimated_seconds, status) WHERE status IN ('PENDING', 'APPLIED') AND action IN ('UPDATE', 'DELETE')`,
+    );
+  }
+
+  async down(q: QueryRunner): Promise<void> {
+    await q.query(`DROP INDEX conflicts.recommendations_accepted`);
+    await q.query(`DROP INDEX conflicts.question_conflicts_stats`);
+  }
+}

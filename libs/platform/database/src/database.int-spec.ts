@@ -108,3 +108,23 @@ describe('Embedded database persistence', () => {
     }
   });
 });
+
+describe('Database statistics (embedded)', () => {
+  it('keeps the planner statistics current: PGlite has no autovacuum, so the service runs ANALYZE itself', async () => {
+    const own = await createTestDatabase('embedded');
+    const opened = await Database.open(loadConfig(own.env), parts, { analyzeIntervalMs: 200 });
+    try {
+      await opened.dataSource.query(`INSERT INTO probe.items (id) SELECT 'i' || g FROM generate_series(1, 500) AS g`);
+      const estimate = async () => Number((await opened.dataSource.query(`SELECT reltuples FROM pg_class WHERE oid = 'probe.items'::regclass`))[0].reltuples);
+      let seen = await estimate();
+      for (let i = 0; i < 50 && seen !== 500; i += 1) {
+        await sleep(100);
+        seen = await estimate();
+      }
+      expect(seen).toBe(500);
+    } finally {
+      await opened.close();
+      await own.drop();
+    }
+  });
+});

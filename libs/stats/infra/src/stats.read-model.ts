@@ -70,7 +70,9 @@ export class SqlStatsReadModel extends StatsReadModel {
          (SELECT count(*) FROM per_question WHERE NOT has_open) AS questions_with_conflicts_analyzed,
          (SELECT count(*) FROM missing_subjects.subjects WHERE instance_id = $1) AS missing_subjects_count,
          (SELECT count(*) FROM c) AS total_conflicts,
-         (SELECT count(*) FROM c WHERE c.state = 'MANAGED' AND EXISTS (SELECT 1 FROM accepted a WHERE a.conflict_id = c.id)) AS managed_important_conflicts,
+         -- A set intersection, not EXISTS: without statistics (the embedded database has no autovacuum) the
+         -- planner turned EXISTS into a nested loop over both sets (1 s at 5,000 conflicts).
+         (SELECT count(*) FROM (SELECT id FROM c WHERE c.state = 'MANAGED' INTERSECT SELECT conflict_id FROM accepted) m) AS managed_important_conflicts,
          (SELECT count(DISTINCT document_id) FROM pending) AS documents_to_update_count,
          (SELECT coalesce(sum(estimated_seconds), 0) FROM pending) AS estimated_total_update_time,
          (SELECT count(DISTINCT d) FROM c CROSS JOIN LATERAL unnest(c.document_ids) AS d
