@@ -1,5 +1,5 @@
 import { loadConfig } from '@svc/config';
-import { Database } from '@svc/database';
+import { Database, TypeOrmUnitOfWork } from '@svc/database';
 import { newId } from '@svc/kernel';
 import { zeroCounters } from '@svc/stats-core';
 import { SqlStatsReadModel } from '@svc/stats-infra';
@@ -217,5 +217,25 @@ describe('SqlStatsReadModel (postgres)', () => {
     const restricted = await read.dashboard([{ instanceId: a, visible: ['kd_2'] }, { instanceId: b, visible: 'all' }]);
     expect(restricted.get(a)).toEqual({ unresolved_question_conflicts: 2, unresolved_full_audit_conflicts: 1, pending_mandatory_questions: 2, pending_missing_subjects: 1, pending_duplicate_clusters: 0 });
     expect(restricted.get(b)).toMatchObject({ pending_mandatory_questions: 1 });
+  });
+
+  it('identical concurrent reads share one statement; a different read, or one after, counts again', async () => {
+    const id = await instance();
+    await question(id, 'PENDING');
+    let statements = 0;
+    const counting = {
+      manager: () => {
+        const manager = db.unitOfWork.manager();
+        return { query: (sql: string, params: unknown[]) => ((statements += 1), manager.query(sql, params)) };
+      },
+    } as unknown as TypeOrmUnitOfWork;
+    const model = new SqlStatsReadModel(counting);
+    const [a, b, other] = await Promise.all([model.filtered(id, 'all'), model.filtered(id, 'all'), model.filtered(id, ['kd_1'])]);
+    expect(statements).toBe(2);
+    expect(a).toEqual(b);
+    expect(other.total_questions).toBe(1);
+    await question(id, 'PENDING');
+    expect((await model.filtered(id, 'all')).total_questions).toBe(2);
+    expect(statements).toBe(3);
   });
 });

@@ -45,15 +45,36 @@ const documentsParam = (visible: VisibleDocuments): string[] | null => (visible 
  */
 @Injectable()
 export class SqlStatsReadModel extends StatsReadModel {
+  /** Reads in flight, by what they read: identical requests arriving together share one statement. */
+  private readonly inFlight = new Map<string, Promise<unknown>>();
+
   constructor(private readonly uow: TypeOrmUnitOfWork) {
     super();
+  }
+
+  /**
+   * One statement for identical concurrent reads (a team opening the same dashboard, an agent polling):
+   * a request that arrives while the same read runs gets its result, so under load the database counts
+   * once per statement time instead of once per request. A read is never older than the statement it
+   * joined; a read that starts after one finished counts again.
+   */
+  private shared<T>(key: string, read: () => Promise<T>): Promise<T> {
+    const running = this.inFlight.get(key) as Promise<T> | undefined;
+    if (running) return running;
+    const started = read().finally(() => this.inFlight.delete(key));
+    this.inFlight.set(key, started);
+    return started;
   }
 
   private q<T>(sql: string, params: unknown[]): Promise<T[]> {
     return this.uow.manager().query(sql, params);
   }
 
-  async filtered(instanceId: string, visible: VisibleDocuments): Promise<Omit<FilteredStats, 'total_documents'>> {
+  filtered(instanceId: string, visible: VisibleDocuments): Promise<Omit<FilteredStats, 'total_documents'>> {
+    return this.shared(JSON.stringify(['filtered', instanceId, visible]), () => this.countFiltered(instanceId, visible));
+  }
+
+  private async countFiltered(instanceId: string, visible: VisibleDocuments): Promise<Omit<FilteredStats, 'total_documents'>> {
     const [row] = await this.q<Record<string, string>>(
       `WITH c AS (
          SELECT id, question_id, state, document_ids FROM conflicts.question_conflicts
@@ -100,7 +121,11 @@ export class SqlStatsReadModel extends StatsReadModel {
     };
   }
 
-  async daily(instanceId: string, from: Date, toExclusive: Date, userId: string | null, visible: VisibleDocuments): Promise<Map<string, DailyCounters>> {
+  daily(instanceId: string, from: Date, toExclusive: Date, userId: string | null, visible: VisibleDocuments): Promise<Map<string, DailyCounters>> {
+    return this.shared(JSON.stringify(['daily', instanceId, from, toExclusive, userId, visible]), () => this.countDaily(instanceId, from, toExclusive, userId, visible));
+  }
+
+  private async countDaily(instanceId: string, from: Date, toExclusive: Date, userId: string | null, visible: VisibleDocuments): Promise<Map<string, DailyCounters>> {
     const rows = await this.q<Record<string, string>>(
       `SELECT to_char(e.occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day,
               ${DAILY_COUNTERS.map((k) => `${DAILY_SQL[k]} AS ${k}`).join(',\n              ')}
@@ -121,7 +146,11 @@ export class SqlStatsReadModel extends StatsReadModel {
     return new Map(rows.map((r) => [r.day, Object.fromEntries(DAILY_COUNTERS.map((k) => [k, int(r[k])])) as DailyCounters]));
   }
 
-  async dashboard(scopes: { instanceId: string; visible: VisibleDocuments }[]): Promise<Map<string, DashboardCounters>> {
+  dashboard(scopes: { instanceId: string; visible: VisibleDocuments }[]): Promise<Map<string, DashboardCounters>> {
+    return this.shared(JSON.stringify(['dashboard', scopes]), () => this.countDashboard(scopes));
+  }
+
+  private async countDashboard(scopes: { instanceId: string; visible: VisibleDocuments }[]): Promise<Map<string, DashboardCounters>> {
     const out = new Map<string, DashboardCounters>();
     const everything = scopes.filter((s) => s.visible === 'all').map((s) => s.instanceId);
     const batches: { ids: string[]; documents: string[] | null }[] = [
