@@ -10,16 +10,15 @@
 // closed-loop load (N keep-alive connections, each sending its next request as soon as the previous
 // answer arrives) for a warm-up and a measured period. Prints a Markdown table and writes JSON to
 // tools/bench/results/instance-get-<timestamp>.json. See tools/bench/README.md.
-import { Buffer } from 'node:buffer';
-import { readdirSync, readFileSync } from 'node:fs';
-import { Agent, request } from 'node:http';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { cpus, loadavg } from 'node:os';
 import { relative } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { clearInterval, setInterval, setTimeout } from 'node:timers';
+import { setTimeout } from 'node:timers';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { distFile, envNumber, gitCommit, machineInfo, machineTicks, percentile, processCpuSeconds, requireBuilt, ROOT, round, writeResults } from './bench-kit.mjs';
+import { distFile, envNumber, gitCommit, machineInfo, requireBuilt, ROOT, round, writeResults } from './bench-kit.mjs';
+import { call, cpuBetween, runLoad, sampleCpu } from './load-kit.mjs';
 import { URL } from 'node:url';
 
 
@@ -58,175 +57,6 @@ const { startService } = require(distFile('tools', 'test-kit', 'src', 'index.js'
 const { generateApiKey } = require(distFile('libs', 'identity', 'core', 'src', 'index.js'));
 
 // ---------------------------------------------------------------------------------------------
-// HTTP
-// ---------------------------------------------------------------------------------------------
-
-/** One-off JSON call for set-up steps (not measured). */
-async function call(method, url, body, credential) {
-  const agent = new Agent({ keepAlive: false });
-  try {
-    const res = await send(agent, new URL(url), method, body === undefined ? undefined : Buffer.from(JSON.stringify(body)), credential, 30000);
-    let parsed;
-    try {
-      parsed = res.body.length ? JSON.parse(res.body.toString('utf8')) : undefined;
-    } catch {
-      parsed = res.body.toString('utf8');
-    }
-    return { status: res.status, body: parsed };
-  } finally {
-    agent.destroy();
-  }
-}
-
-/** Sends one request; resolves with status and body, rejects on transport errors and timeouts. */
-function send(agent, url, method, payload, credential, timeoutMs, keepBody = true) {
-  return new Promise((resolve, reject) => {
-    const headers = { accept: 'application/json' };
-    if (payload) {
-      headers['content-type'] = 'application/json';
-      headers['content-length'] = String(payload.length);
-    }
-    if (credential) headers.authorization = `Bearer ${credential}`;
-    const req = request({ agent, host: url.hostname, port: url.port, path: url.pathname, method, headers }, (res) => {
-      const chunks = [];
-      res.on('data', (chunk) => keepBody && chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: keepBody ? Buffer.concat(chunks) : Buffer.alloc(0) }));
-      res.on('error', reject);
-    });
-    req.setTimeout(timeoutMs, () => req.destroy(new Error(`timeout after ${timeoutMs} ms`)));
-    req.on('error', reject);
-    req.end(payload);
-  });
-}
-
-// ---------------------------------------------------------------------------------------------
-// Closed-loop load generator
-// ---------------------------------------------------------------------------------------------
-
-const progress = {
-  label: '',
-  phase: '',
-  started: 0,
-  seconds: 0,
-  count: 0,
-  errors: 0,
-  timer: undefined,
-  lastPlain: 0,
-  start(label, phase, seconds) {
-    Object.assign(this, { label, phase, seconds, started: performance.now(), count: 0, errors: 0, lastPlain: 0 });
-    this.timer = setInterval(() => this.render(false), 250);
-  },
-  render(final) {
-    const elapsed = (performance.now() - this.started) / 1000;
-    const shown = Math.min(elapsed, this.seconds);
-    const rate = elapsed > 0 ? this.count / elapsed : 0;
-    const width = 20;
-    const filled = Math.round((shown / this.seconds) * width) || 0;
-    const bar = '#'.repeat(filled) + '.'.repeat(Math.max(0, width - filled));
-    const line = `${this.label} ${this.phase.padEnd(7)} [${bar}] ${shown.toFixed(1)}/${this.seconds}s ${this.count} req ${rate.toFixed(0)} req/s ${this.errors} err`;
-    if (process.stderr.isTTY) {
-      process.stderr.write(`\r\x1b[2K${line}${final ? '\n' : ''}`);
-    } else if (final || (elapsed - this.lastPlain >= 2 && elapsed < this.seconds)) {
-      // Not a terminal (CI log, file): a line every 2 s instead of rewriting one.
-      this.lastPlain = elapsed;
-      process.stderr.write(`${line}\n`);
-    }
-  },
-  stop() {
-    clearInterval(this.timer);
-    this.render(true);
-  },
-};
-
-/**
- * Runs `concurrency` loops for `seconds`, each sending `target` and waiting for the answer before
- * the next one (closed loop: the offered load adapts to the server). Latencies are kept for every
- * completed request (bounded by the duration and by `maxRequests`).
- */
-async function runLoad(target, { seconds, concurrency, maxRequests, record, label, phase }) {
-  const agent = new Agent({ keepAlive: true, maxSockets: concurrency, maxFreeSockets: concurrency });
-  const url = new URL(target.url);
-  const payload = target.body === undefined ? undefined : Buffer.from(JSON.stringify(target.body));
-  const latencies = [];
-  /** Completed requests per elapsed second, to see ramp-ups and slowdowns within a run. */
-  const perSecond = [];
-  const statuses = {};
-  const transportErrors = {};
-  let sent = 0;
-  let completed = 0;
-  let non2xx = 0;
-  let failed = 0;
-  progress.start(label, phase, seconds);
-  const startedAt = performance.now();
-  const deadline = startedAt + seconds * 1000;
-  let lastDone = startedAt;
-
-  const loop = async () => {
-    while (performance.now() < deadline && (!maxRequests || sent < maxRequests)) {
-      sent++;
-      const t0 = performance.now();
-      try {
-        const res = await send(agent, url, target.method, payload, target.credential, settings.requestTimeoutMs, false);
-        const t1 = performance.now();
-        lastDone = t1;
-        completed++;
-        statuses[res.status] = (statuses[res.status] ?? 0) + 1;
-        if (res.status < 200 || res.status >= 300) {
-          non2xx++;
-          progress.errors++;
-        }
-        if (record) {
-          latencies.push(t1 - t0);
-          const second = Math.floor((t1 - startedAt) / 1000);
-          perSecond[second] = (perSecond[second] ?? 0) + 1;
-        }
-      } catch (error) {
-        failed++;
-        progress.errors++;
-        const key = error?.code ?? error?.message ?? String(error);
-        transportErrors[key] = (transportErrors[key] ?? 0) + 1;
-        lastDone = performance.now();
-        // Do not spin on a refused connection.
-        await sleep(10);
-      }
-      progress.count++;
-    }
-  };
-  await Promise.all(Array.from({ length: concurrency }, loop));
-  progress.stop();
-  agent.destroy();
-  // Requests in flight at the deadline are allowed to finish and are counted; the elapsed time
-  // runs until the last of them, so rate = completed / elapsed stays honest.
-  const elapsedS = (lastDone - startedAt) / 1000;
-  return { latencies, perSecond: Array.from(perSecond, (n) => n ?? 0), statuses, transportErrors, completed, non2xx, failed, elapsedS };
-}
-
-function summarise(run) {
-  const sorted = Float64Array.from(run.latencies).sort();
-  const sum = sorted.reduce((a, b) => a + b, 0);
-  return {
-    requests: run.completed,
-    elapsed_s: round(run.elapsedS, 3),
-    rps: round(run.elapsedS > 0 ? run.completed / run.elapsedS : 0, 1),
-    latency_ms: {
-      p50: round(percentile(sorted, 50)),
-      p90: round(percentile(sorted, 90)),
-      p99: round(percentile(sorted, 99)),
-      max: round(sorted.length ? sorted[sorted.length - 1] : null),
-      mean: round(sorted.length ? sum / sorted.length : null),
-    },
-    // Errors = answers outside 2xx + requests that got no answer (connection error, timeout).
-    errors: run.non2xx + run.failed,
-    non_2xx: run.non2xx,
-    transport_errors: run.failed,
-    transport_error_kinds: run.transportErrors,
-    statuses: run.statuses,
-    // The last entry covers only the requests in flight at the deadline.
-    timeline_rps: run.perSecond,
-  };
-}
-
-// ---------------------------------------------------------------------------------------------
 // CPU accounting (Linux /proc; null elsewhere): who used the 2 cores during a measurement
 // ---------------------------------------------------------------------------------------------
 
@@ -242,57 +72,6 @@ function processRssMb(pid) {
 
 function serviceRss(service) {
   return Object.fromEntries(Object.entries(service.pids()).map(([app, pid]) => [app, processRssMb(pid)]));
-}
-
-const DATABASE_COMMANDS = new Set(['postgres', 'redis-server']);
-
-/** CPU seconds of the machine's PostgreSQL and Redis processes (the distributed mode's backends). */
-function databaseCpuSeconds() {
-  let total = 0;
-  try {
-    for (const entry of readdirSync('/proc')) {
-      if (!/^\d+$/.test(entry)) continue;
-      try {
-        if (!DATABASE_COMMANDS.has(readFileSync(`/proc/${entry}/comm`, 'utf8').trim())) continue;
-        total += processCpuSeconds(entry) ?? 0;
-      } catch {
-        // the process ended meanwhile
-      }
-    }
-    return total;
-  } catch {
-    return null;
-  }
-}
-
-function sampleCpu(service) {
-  const pids = service?.pids() ?? {};
-  const self = process.cpuUsage();
-  return {
-    at: performance.now(),
-    apps: Object.fromEntries(Object.entries(pids).map(([app, pid]) => [app, processCpuSeconds(pid)])),
-    self: (self.user + self.system) / 1e6,
-    databases: databaseCpuSeconds(),
-    machine: machineTicks(),
-  };
-}
-
-/** Cores used on average between two samples (1.0 = one core fully busy). */
-function cpuBetween(before, after) {
-  const wall = (after.at - before.at) / 1000;
-  const cores = (a, b) => (a === null || b === null ? null : round((b - a) / wall, 2));
-  const apps = Object.fromEntries(Object.keys(before.apps).map((app) => [app, cores(before.apps[app], after.apps[app])]));
-  const cpuCount = cpus().length;
-  const machine =
-    before.machine && after.machine && after.machine.total > before.machine.total
-      ? round(((after.machine.busy - before.machine.busy) / (after.machine.total - before.machine.total)) * cpuCount, 2)
-      : null;
-  const generator = cores(before.self, after.self);
-  const databases = cores(before.databases, after.databases);
-  const service = Object.values(apps).reduce((a, b) => a + (b ?? 0), 0);
-  // Whatever else ran on the machine meanwhile (other jobs, the OS): should be close to 0.
-  const other = machine === null ? null : round(Math.max(0, machine - service - (generator ?? 0) - (databases ?? 0)), 2);
-  return { machine_cores_busy: machine, service_cores: apps, load_generator_cores: generator, postgres_redis_cores: databases, other_cores: other };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -359,7 +138,7 @@ async function benchMode(mode, registerCleanup) {
   targets.push({ route: 'GET /health/live', method: 'GET', url: `${service.urls.audit}/health/live` });
 
   const label = (target) => `[${mode}] ${target.route}`.padEnd(38);
-  const common = { concurrency: settings.concurrency, maxRequests: settings.maxRequests };
+  const common = { concurrency: settings.concurrency, maxRequests: settings.maxRequests, requestTimeoutMs: settings.requestTimeoutMs };
   // Sanity check (every route answers 2xx), then one warm-up round over every route: the code paths
   // they share (HTTP stack, authentication, database pool) are warm before the first measurement.
   for (const target of targets) {
@@ -376,8 +155,7 @@ async function benchMode(mode, registerCleanup) {
     const before = sampleCpu(service);
     const run = await runLoad(target, { ...common, label: label(target), seconds: settings.durationS, record: true, phase: 'measure' });
     const cpu = cpuBetween(before, sampleCpu(service));
-    const summary = summarise(run);
-    results.push({ mode, route: target.route, method: target.method, path: new URL(target.url).pathname, ...summary, cpu, service_rss_mb: serviceRss(service) });
+    results.push({ mode, route: target.route, method: target.method, path: new URL(target.url).pathname, ...run, cpu, service_rss_mb: serviceRss(service) });
   }
 
   process.stderr.write(`[${mode}] stopping the service...\n`);

@@ -21,18 +21,16 @@
 //   5. closed-loop load (N keep-alive connections, each sending its next request when the previous answer
 //      arrives) on each route, for each concurrency of BENCH_CONCURRENCY.
 // Prints Markdown tables and writes JSON to tools/bench/results/stats-<timestamp>.json. See tools/bench/README.md.
-import { Buffer } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { Agent, request } from 'node:http';
 import { cpus, loadavg } from 'node:os';
 import { relative } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { clearInterval, setInterval } from 'node:timers';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { URL } from 'node:url';
-import { builtWorkspace, commandCpuSeconds, distFile, endRunSoon, envNumber, gitCommit, machineInfo, machineTicks, percentile, processCpuSeconds, progressBar, ROOT, round, writeResults } from './bench-kit.mjs';
+import { builtWorkspace, distFile, endRunSoon, envNumber, gitCommit, machineInfo, percentile, progressBar, ROOT, round, writeResults } from './bench-kit.mjs';
 import { Corpus, mulberry32 } from './corpus.mjs';
+import { call, cpuBetween, runLoad, sampleCpu } from './load-kit.mjs';
 
 const envInteger = (name, fallback, options = {}) => envNumber(name, fallback, { integer: true, ...options });
 const list = (name, fallback) => (process.env[name] ?? fallback).split(',').map((s) => s.trim()).filter(Boolean);
@@ -435,143 +433,6 @@ async function explainAll(client, statements, extra) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// HTTP and the closed-loop load generator (as instance-get.bench.mjs)
-// ---------------------------------------------------------------------------------------------
-
-function send(agent, url, method, payload, credential, timeoutMs, keepBody = true) {
-  return new Promise((resolve, reject) => {
-    const headers = { accept: 'application/json' };
-    if (payload) {
-      headers['content-type'] = 'application/json';
-      headers['content-length'] = String(payload.length);
-    }
-    if (credential) headers.authorization = `Bearer ${credential}`;
-    const req = request({ agent, host: url.hostname, port: url.port, path: url.pathname, method, headers }, (res) => {
-      const chunks = [];
-      res.on('data', (chunk) => keepBody && chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: keepBody ? Buffer.concat(chunks) : Buffer.alloc(0) }));
-      res.on('error', reject);
-    });
-    req.setTimeout(timeoutMs, () => req.destroy(new Error(`timeout after ${timeoutMs} ms`)));
-    req.on('error', reject);
-    req.end(payload);
-  });
-}
-
-/** One-off JSON call for set-up steps and checks (not measured). */
-async function call(method, url, body, credential) {
-  const agent = new Agent({ keepAlive: false });
-  try {
-    const res = await send(agent, new URL(url), method, body === undefined ? undefined : Buffer.from(JSON.stringify(body)), credential, 30000);
-    let parsed;
-    try {
-      parsed = res.body.length ? JSON.parse(res.body.toString('utf8')) : undefined;
-    } catch {
-      parsed = res.body.toString('utf8');
-    }
-    return { status: res.status, body: parsed };
-  } finally {
-    agent.destroy();
-  }
-}
-
-/** One progress line on stderr per load phase (rewritten in place on a terminal, every 2 s otherwise). */
-function loadProgress(label, phase, seconds) {
-  const started = performance.now();
-  const state = { count: 0, errors: 0 };
-  let lastPlain = 0;
-  const render = (final) => {
-    const elapsed = (performance.now() - started) / 1000;
-    const shown = Math.min(elapsed, seconds);
-    const filled = Math.round((shown / seconds) * 20) || 0;
-    const line = `${label} ${phase.padEnd(7)} [${'#'.repeat(filled)}${'.'.repeat(Math.max(0, 20 - filled))}] ${shown.toFixed(1)}/${seconds}s ${state.count} req ${(elapsed > 0 ? state.count / elapsed : 0).toFixed(0)} req/s ${state.errors} err`;
-    if (process.stderr.isTTY) process.stderr.write(`\r\x1b[2K${line}${final ? '\n' : ''}`);
-    else if (final || (elapsed - lastPlain >= 2 && elapsed < seconds)) {
-      lastPlain = elapsed;
-      process.stderr.write(`${line}\n`);
-    }
-  };
-  const timer = setInterval(() => render(false), 250);
-  return Object.assign(state, {
-    stop() {
-      clearInterval(timer);
-      render(true);
-    },
-  });
-}
-
-/** `concurrency` loops for `seconds`, each sending its next request when the previous answer arrives. */
-async function runLoad(target, { seconds, concurrency, record, label, phase }) {
-  const agent = new Agent({ keepAlive: true, maxSockets: concurrency, maxFreeSockets: concurrency });
-  const url = new URL(target.url);
-  const payload = target.body === undefined ? undefined : Buffer.from(JSON.stringify(target.body));
-  const latencies = [];
-  const perSecond = [];
-  const statuses = {};
-  const transportErrors = {};
-  let completed = 0;
-  let non2xx = 0;
-  let failed = 0;
-  const progress = loadProgress(label, phase, seconds);
-  const startedAt = performance.now();
-  const deadline = startedAt + seconds * 1000;
-  let lastDone = startedAt;
-  const loop = async () => {
-    while (performance.now() < deadline) {
-      const t0 = performance.now();
-      try {
-        const res = await send(agent, url, target.method, payload, target.credential, settings.requestTimeoutMs, false);
-        const t1 = performance.now();
-        lastDone = t1;
-        completed++;
-        statuses[res.status] = (statuses[res.status] ?? 0) + 1;
-        if (res.status < 200 || res.status >= 300) {
-          non2xx++;
-          progress.errors++;
-        }
-        if (record) {
-          latencies.push(t1 - t0);
-          const second = Math.floor((t1 - startedAt) / 1000);
-          perSecond[second] = (perSecond[second] ?? 0) + 1;
-        }
-      } catch (error) {
-        failed++;
-        progress.errors++;
-        const key = error?.code ?? error?.message ?? String(error);
-        transportErrors[key] = (transportErrors[key] ?? 0) + 1;
-        lastDone = performance.now();
-        await sleep(10);
-      }
-      progress.count++;
-    }
-  };
-  await Promise.all(Array.from({ length: concurrency }, loop));
-  progress.stop();
-  agent.destroy();
-  const elapsedS = (lastDone - startedAt) / 1000;
-  const sorted = Float64Array.from(latencies).sort();
-  return {
-    requests: completed,
-    elapsed_s: round(elapsedS, 3),
-    rps: round(elapsedS > 0 ? completed / elapsedS : 0, 1),
-    latency_ms: {
-      p50: round(percentile(sorted, 50)),
-      p90: round(percentile(sorted, 90)),
-      p95: round(percentile(sorted, 95)),
-      p99: round(percentile(sorted, 99)),
-      max: round(sorted.length ? sorted[sorted.length - 1] : null),
-      mean: round(sorted.length ? sorted.reduce((a, b) => a + b, 0) / sorted.length : null),
-    },
-    errors: non2xx + failed,
-    non_2xx: non2xx,
-    transport_errors: failed,
-    transport_error_kinds: transportErrors,
-    statuses,
-    timeline_rps: Array.from(perSecond, (n) => n ?? 0),
-  };
-}
-
-// ---------------------------------------------------------------------------------------------
 // CPU and memory of the service (Linux /proc)
 // ---------------------------------------------------------------------------------------------
 
@@ -589,31 +450,6 @@ function processMemoryMb(pid) {
 }
 
 const serviceMemory = (service) => Object.fromEntries(Object.entries(service.pids()).map(([app, pid]) => [app, processMemoryMb(pid)]));
-
-function sampleCpu(service) {
-  const self = process.cpuUsage();
-  return {
-    at: performance.now(),
-    apps: Object.fromEntries(Object.entries(service?.pids() ?? {}).map(([app, pid]) => [app, processCpuSeconds(pid)])),
-    self: (self.user + self.system) / 1e6,
-    databases: commandCpuSeconds(['postgres', 'redis-server']),
-    machine: machineTicks(),
-  };
-}
-
-/** Cores used on average between two samples: each app, the load generator, PostgreSQL + Redis, the rest. */
-function cpuBetween(before, after) {
-  const wall = (after.at - before.at) / 1000;
-  const cores = (a, b) => (a === null || a === undefined || b === null || b === undefined ? null : round((b - a) / wall, 2));
-  const apps = Object.fromEntries(Object.keys(before.apps).map((app) => [app, cores(before.apps[app], after.apps[app])]));
-  const machine = before.machine && after.machine && after.machine.total > before.machine.total ? round(((after.machine.busy - before.machine.busy) / (after.machine.total - before.machine.total)) * cpus().length, 2) : null;
-  const generator = cores(before.self, after.self);
-  // A backend that exits during the interval takes its CPU seconds with it: never below 0.
-  const databases = before.databases === null || after.databases === null ? null : Math.max(0, cores(before.databases, after.databases));
-  const service = Object.values(apps).reduce((a, b) => a + (b ?? 0), 0);
-  const other = machine === null ? null : round(Math.max(0, machine - service - (generator ?? 0) - (databases ?? 0)), 2);
-  return { machine_cores_busy: machine, service_cores: apps, load_generator_cores: generator, postgres_redis_cores: databases, other_cores: other };
-}
 
 // ---------------------------------------------------------------------------------------------
 // One mode
@@ -728,13 +564,13 @@ async function benchMode(mode, registerCleanup) {
   for (const [i, concurrency] of settings.concurrencies.entries()) {
     // A warm-up round over every route before the first measurements (JIT, caches, pools); 1 s again before each.
     if (i === 0 && settings.warmupS > 0) {
-      for (const target of targets) await runLoad(target, { concurrency, seconds: settings.warmupS, record: false, label: label(target, concurrency), phase: 'warm-up' });
+      for (const target of targets) await runLoad(target, { requestTimeoutMs: settings.requestTimeoutMs, concurrency, seconds: settings.warmupS, record: false, label: label(target, concurrency), phase: 'warm-up' });
     }
     for (const target of targets) {
       const rewarm = Math.min(1, settings.warmupS);
-      if (rewarm > 0) await runLoad(target, { concurrency, seconds: rewarm, record: false, label: label(target, concurrency), phase: 'warm-up' });
+      if (rewarm > 0) await runLoad(target, { requestTimeoutMs: settings.requestTimeoutMs, concurrency, seconds: rewarm, record: false, label: label(target, concurrency), phase: 'warm-up' });
       const before = sampleCpu(service);
-      const run = await runLoad(target, { concurrency, seconds: settings.durationS, record: true, label: label(target, concurrency), phase: 'measure' });
+      const run = await runLoad(target, { requestTimeoutMs: settings.requestTimeoutMs, concurrency, seconds: settings.durationS, record: true, label: label(target, concurrency), phase: 'measure' });
       results.push({ mode, concurrency, route: target.route, path: new URL(target.url).pathname, ...run, cpu: cpuBetween(before, sampleCpu(service)) });
     }
   }
