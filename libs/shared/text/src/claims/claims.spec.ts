@@ -27,6 +27,19 @@ describe('full-audit claims and the rule-based judge', () => {
     expect(findContradictions(claims).map((f) => f.fingerprint)).toEqual(found.map((f) => f.fingerprint));
   });
 
+  it('reads neither a document\'s own history nor a grade glued to its figure as a claim', () => {
+    // Two versions of one policy say when each was approved: not a contradiction.
+    expect(claimsOf('kd_a', 'Version 1.0, approved by the finance director in March 2022.')).toEqual([]);
+    expect(claimsOf('kd_a', 'Last updated on 3 March 2025 by the HR team.')).toEqual([]);
+    expect(extractClaims({ id: 'kn_fr', documentId: 'kd_a', text: 'Mis à jour le 3 mars 2025.' }, { language: 'fr', names: new Set(), entity: [] })).toEqual([]);
+    // A date that is a rule stays a claim.
+    expect(claimsOf('kd_a', 'The new expense policy applies from 1 March 2025.').map((c) => c.attribute)).toEqual(['date']);
+    // "30D" nylon is a fabric grade, not thirty days; "30 days" stays a duration.
+    const fabric = claimsOf('kd_a', 'The flysheet is made of 30D ripstop polyester.');
+    expect(fabric.filter((c) => c.attribute === 'duration')).toEqual([]);
+    expect(claimsOf('kd_a', 'The flysheet is replaced within 30 days.').map((c) => c.attribute)).toEqual(['duration']);
+  });
+
   it('keeps apart claims about different named things (two products, two cities)', () => {
     const texts = ['The Trailhead tent weighs 2.1 kg when packed.', 'The Basecamp tent weighs 7.8 kg when packed.', 'We sell the Trailhead and the Basecamp tents.'];
     const names = properNames(texts);

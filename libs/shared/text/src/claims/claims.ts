@@ -154,13 +154,20 @@ function checkableValues(text: string, language: Language): CheckableValue[] {
     }
     if (v.kind === 'date' || v.kind === 'date-range') {
       // Dates to the day or the month; a bare year ("the 2025 collection") names an edition more often than it states a date.
-      if (/\d{4}-\d\d/u.test(v.key)) out.push({ ...v, attribute: 'date' });
+      // A document's own history ("Version 2.1, approved in January 2025", "last updated on ...") differs between
+      // its versions by nature: it is not a statement two documents can contradict.
+      if (/\d{4}-\d\d/u.test(v.key) && !DOCUMENT_HISTORY.test(text)) out.push({ ...v, attribute: 'date' });
       continue;
     }
+    // A figure glued to a capital letter is a grade or a size ("30D" nylon, "4K", "5G"), not a duration.
+    if (v.kind === 'duration' && /^\d+(?:[.,]\d+)?\p{Lu}$/u.test(v.text)) continue;
     out.push({ ...v, attribute: attributeOf(v) });
   }
   return out;
 }
+
+/** A sentence about a document's own version or revision, in English or French. */
+const DOCUMENT_HISTORY = /\b(?:version|v|rev(?:ision)?\.?|révision)\s*\d+(?:\.\d+)+|\blast\s+(?:updated|reviewed|revised)\b|\b(?:mis|mise)\s+à\s+jour\b|\bdernière\s+(?:mise\s+à\s+jour|révision)\b/iu;
 
 /** The text without the names that do not limit it ("all Northwind products": every product). */
 function limiting(text: string): string {
