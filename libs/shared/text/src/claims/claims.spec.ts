@@ -40,6 +40,13 @@ describe('full-audit claims and the rule-based judge', () => {
     expect(claimsOf('kd_a', 'The flysheet is replaced within 30 days.').map((c) => c.attribute)).toEqual(['duration']);
   });
 
+  it('keeps apart sentences whose headings qualify one word differently ("Standard refunds" against "Express refunds")', () => {
+    const under = (heading: string, documentId: string, days: number) => claimsOf(documentId, `## ${heading}\n\nRefunds of an order are processed within ${days} days of the request.`);
+    const others = [...claimsOf('kd_c', 'The canteen opens its doors 30 minutes before noon.'), ...claimsOf('kd_d', 'Parcels are delivered within 3 working days.')];
+    expect(findContradictions([...under('Standard refunds', 'kd_a', 30), ...under('Standard refunds', 'kd_b', 14), ...others])).toHaveLength(1);
+    expect(findContradictions([...under('Standard refunds', 'kd_a', 30), ...under('Express refunds', 'kd_b', 14), ...others])).toEqual([]);
+  });
+
   it('keeps apart claims about different named things (two products, two cities)', () => {
     const texts = ['The Trailhead tent weighs 2.1 kg when packed.', 'The Basecamp tent weighs 7.8 kg when packed.', 'We sell the Trailhead and the Basecamp tents.'];
     const names = properNames(texts);

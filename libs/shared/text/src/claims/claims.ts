@@ -63,12 +63,15 @@ export function extractClaims(passage: Passage, options: { language?: Language; 
   const modal = new Set([...MODAL_WORDS].flatMap((w) => contentStems(w, language)));
   const out: Claim[] = [];
   let heading: string[] = [];
+  // The qualified words of the current heading ("IT service desk", "Opening hours"): they scope its sentences too.
+  let headingQualifiers: string[] = [];
   // The header row of the current table: its cells' stems, by column.
   let header: string[][] | undefined;
   let inTable = false;
   for (const seg of segments(passage.text)) {
     if (seg.heading) {
       heading = contentStems(seg.text.replace(/^#+\s*/u, ''), language);
+      headingQualifiers = qualifiersOf(seg.text.replace(/^#+\s*/u, ''), language, modal);
       inTable = false;
       continue;
     }
@@ -94,7 +97,7 @@ export function extractClaims(passage: Passage, options: { language?: Language; 
     const keep = (t: string) => contentStems(t, language).filter((s) => !/^\d/u.test(s) && !modal.has(s) && !named.has(s));
     // A table row's value is about the row's first cell and its column, not the other cells (a reference code, another figure).
     const own = keep(seg.row ? seg.text.replace(/^\|/u, '').split('|')[0] : bare);
-    const qualifiers = qualifiersOf(bare, language, modal);
+    const qualifiers = [...new Set([...qualifiersOf(bare, language, modal), ...headingQualifiers])];
     const base = { passageId: passage.id, documentId: passage.documentId, text: seg.text, start: seg.start, end: seg.end };
     if (reading) {
       const subject = [...new Set([...own, ...heading])];

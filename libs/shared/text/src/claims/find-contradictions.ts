@@ -179,8 +179,10 @@ function sameScope(a: Claim, b: Claim): boolean {
   const heads = new Set(qa.map((x) => x.split('<')[0]));
   for (const head of heads) {
     if (!subjectB.has(head)) continue;
-    // A modifier the other side writes too, anywhere ("return items" and "return unused items"), is no contrast.
-    const [ma, mb] = [modifiers(qa, head).filter((m) => !written(b, m)), modifiers(qb, head).filter((m) => !written(a, m))];
+    // A modifier the other side writes too, anywhere ("return items" and "return unused items"), or has too
+    // (from its heading: "Standard refunds" above both), is no contrast.
+    const [fa, fb] = [modifiers(qa, head), modifiers(qb, head)];
+    const [ma, mb] = [fa.filter((m) => !written(b, m) && !fb.includes(m)), fb.filter((m) => !written(a, m) && !fa.includes(m))];
     if (ma.length > 0 && mb.length > 0) return false;
   }
   return true;
