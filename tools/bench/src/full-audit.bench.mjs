@@ -73,6 +73,7 @@ const { JobQueue, UnitOfWork } = require(distFile('libs', 'shared', 'kernel', 's
 const { BootstrapInstallation } = require(distFile('libs', 'identity', 'core', 'src', 'index.js'));
 const { CreateAuditInstance, GetInstanceStep, RunInstanceStep } = require(distFile('libs', 'workspace', 'core', 'src', 'index.js'));
 const { IngestDocument, IndexDocument, ReadDocumentPassages } = require(distFile('libs', 'repository', 'core', 'src', 'index.js'));
+const { IdentifyDuplicates } = require(distFile('libs', 'duplicates', 'core', 'src', 'index.js'));
 const { ClaimStore, ExtractClaims, FullAuditConflictRepository, FullAuditSettings, JudgeFullAudit, RescanChangedDocument, ScanSource, ScanStore, StartFullAuditScan } = require(distFile('libs', 'full-audit', 'core', 'src', 'index.js'));
 
 const MiB = 1024 ** 2;
@@ -189,6 +190,11 @@ async function runningPhase(app, instanceId) {
   for (let i = 0; i < 20; i++) {
     const step = await steps.execute(instanceId);
     if (step === 'RUNNING_PHASE') return;
+    // The duplicates context does this step's work (its job) and completes it; no job runs in this process.
+    if (step === 'ON_DUPLICATE_IDENTIFICATION') {
+      await app.get(IdentifyDuplicates).execute({ instanceId }, async () => undefined);
+      continue;
+    }
     const outcome = await run.execute({ instanceId, step });
     if (outcome === 'waiting') await new Promise((resolve) => setTimeout(resolve, 200));
   }
@@ -208,8 +214,8 @@ async function fullScan(app, instanceId, label) {
       passages += docs.reduce((n, d) => n + d.passages.length, 0);
     }),
     timeMethod(claims, 'contentHashes', timers, 'content_hashes_ms'),
-    timeMethod(claims, 'save', timers, 'save_claims_ms', (_, [, documentClaims]) => {
-      claimCount += documentClaims.claims.length;
+    timeMethod(claims, 'save', timers, 'save_claims_ms', (_, [, documents]) => {
+      claimCount += documents.reduce((n, d) => n + d.claims.length, 0);
     }),
     timeMethod(claims, 'all', timers, 'load_claims_ms'),
     timeMethod(conflicts, 'inScope', timers, 'load_conflicts_ms'),
