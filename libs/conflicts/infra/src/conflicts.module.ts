@@ -24,7 +24,8 @@ import {
 import { LanguageModel } from '@svc/kernel';
 import { LlmModule } from '@svc/llm';
 import { ConflictWorkController, QuestionConflictController } from './conflicts.controller';
-import { ConflictsDocumentChangedJobHandler, RepositoryDocumentText } from './conflicts.job-handlers';
+import { RepositoryDocumentText } from './conflicts.adapters';
+import { ConflictsDocumentChangedJobHandler } from './conflicts.job-handlers';
 import { TypeOrmQuestionConflictRepository, TypeOrmRecommendationRepository } from './conflicts.repositories';
 
 /** What other contexts use: the analysis records its findings, the question's answer and facts; the full audit links its conflicts to questions. */

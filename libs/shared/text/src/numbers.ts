@@ -63,32 +63,27 @@ function cultureOfFigure(figure: string): string {
 export function plainFigures(text: string, language: 'en' | 'fr'): { text: string; original: (offset: number) => number } {
   if (!GROUPED.test(text)) return { text, original: (i) => i };
   GROUPED.lastIndex = 0;
+  const mark = language === 'fr' ? ',' : '.';
   let plain = '';
   const origin: number[] = [];
+  const keep = (ch: string, at: number) => {
+    plain += ch;
+    origin.push(at);
+  };
   let last = 0;
   for (const match of text.matchAll(GROUPED)) {
-    const figure = match[0];
-    const rewritten = rewriteFigure(figure, language);
     const at = match.index ?? 0;
-    for (let i = last; i < at; i += 1) origin.push(i);
-    plain += text.slice(last, at);
-    if (rewritten === null) {
-      for (let i = 0; i < figure.length; i += 1) origin.push(at + i);
-      plain += figure;
-    } else {
-      // Kept characters, in order: digits and the decimal mark (one for one).
-      let j = 0;
-      for (const ch of rewritten) {
-        while (j < figure.length && figure[j] !== ch && !(/[.,]/.test(figure[j]) && /[.,]/.test(ch))) j += 1;
-        origin.push(at + Math.min(j, figure.length - 1));
-        j += 1;
-      }
-      plain += rewritten;
+    for (let i = last; i < at; i += 1) keep(text[i], i);
+    const figure = match[0];
+    const decimal = decimalSeparatorAt(figure);
+    for (let i = 0; i < figure.length; i += 1) {
+      // Rewritten: the digits, and the decimal separator as the language writes it; group separators dropped.
+      if (decimal === null || /\d/u.test(figure[i])) keep(figure[i], at + i);
+      else if (i === decimal) keep(mark, at + i);
     }
     last = at + figure.length;
   }
-  for (let i = last; i < text.length; i += 1) origin.push(i);
-  plain += text.slice(last);
+  for (let i = last; i < text.length; i += 1) keep(text[i], i);
   origin.push(text.length);
   return { text: plain, original: (i) => origin[Math.max(0, Math.min(i, origin.length - 1))] };
 }
@@ -96,20 +91,16 @@ export function plainFigures(text: string, language: 'en' | 'fr'): { text: strin
 /** A figure with at least one group of three digits after a separator, not glued to other digits. */
 const GROUPED = /(?<![\d.,])\d{1,3}(?:[ \u00a0\u202f\u2009.,]\d{3}(?!\d))+(?:[.,]\d+(?!\d|[.,]\d))?(?![.,]\d)/gu;
 
-function rewriteFigure(figure: string, language: 'en' | 'fr'): string | null {
-  const spaces = /[ \u00a0\u202f\u2009]/.test(figure);
+/**
+ * Where a grouped figure's decimal separator is: its offset, -1 when it has none (every separator groups),
+ * null when the figure can be read two ways and is left as written ("1.200", "1,200": the language decides).
+ */
+function decimalSeparatorAt(figure: string): number | null {
+  const spaces = /[ \u00a0\u202f\u2009]/u.test(figure);
   const comma = figure.lastIndexOf(',');
   const point = figure.lastIndexOf('.');
-  let decimal: ',' | '.' | null;
-  if (comma >= 0 && point >= 0) decimal = comma > point ? ',' : '.';
-  else if (spaces && (comma >= 0 || point >= 0)) decimal = comma >= 0 ? ',' : '.';
-  else if (spaces) decimal = null;
-  else if ((figure.match(/[.,]/g) ?? []).length >= 2) decimal = null;
-  // One separator and three digits after it ("1.200", "1,200"): the text's language reads it.
-  else return null;
-  const [whole, fraction] = decimal === null ? [figure, ''] : [figure.slice(0, figure.lastIndexOf(decimal)), figure.slice(figure.lastIndexOf(decimal) + 1)];
-  const digits = whole.replace(/[^\d]/g, '');
-  if (decimal !== null && (fraction === '' || /\D/.test(fraction))) return null;
-  const mark = language === 'fr' ? ',' : '.';
-  return fraction ? `${digits}${mark}${fraction}` : digits;
+  if (comma >= 0 && point >= 0) return Math.max(comma, point);
+  if (spaces) return Math.max(comma, point);
+  if ((figure.match(/[.,]/gu) ?? []).length >= 2) return -1;
+  return null;
 }
