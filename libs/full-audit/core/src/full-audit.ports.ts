@@ -89,6 +89,13 @@ export abstract class ClaimStore {
   abstract clearDirty(instanceId: string, upTo: Date): Promise<void>;
   /** Instances with documents marked before `before` (the sweep re-queues their judgement). */
   abstract instancesWithDirty(before: Date): Promise<string[]>;
+  /**
+   * Adds `judged` documents judged incrementally since the last full judgement; returns how many that
+   * makes, and how many documents have claims.
+   */
+  abstract drift(instanceId: string, judged: number): Promise<{ changed: number; documents: number }>;
+  /** A full judgement read every claim: no drift since. */
+  abstract resetDrift(instanceId: string): Promise<void>;
 }
 
 export type ScanState = 'RUNNING' | 'COMPLETED' | 'ABANDONED';
@@ -119,7 +126,7 @@ export abstract class ScanStore {
   abstract readToJudge(before: Date): Promise<string[]>;
   /** Marks scans still running since before `startedBefore` ABANDONED; returns how many. */
   abstract abandonStale(startedBefore: Date, at: Date): Promise<number>;
-  /** Instances whose last completed full scan finished before `before` and that run none now. */
+  /** Instances whose last completed full scan finished before `before` and that run none now (a settle reads no document: it does not count). */
   abstract dueForRescan(before: Date): Promise<string[]>;
 }
 

@@ -19,7 +19,19 @@ export const FULL_AUDIT_SCAN = {
   maxRounds: 5,
   /** A scan still RUNNING this long after it started is abandoned by the sweep (a chunk failed for good). */
   staleAfterHours: 6,
+  /**
+   * Share of the repository's documents judged incrementally since the last full judgement past which
+   * the whole repository is judged again (a settle): the judge's word statistics (how common each stem
+   * is) move as documents come and go, and an incremental judgement only revisits pairs touching the
+   * changed documents. A small repository settles after any change.
+   */
+  settleShare: 0.01,
 };
+
+/** Whether documents judged incrementally since the last full judgement call for a settle (pure). */
+export function settleDue(drift: { changed: number; documents: number }): boolean {
+  return drift.changed > 0 && drift.changed >= FULL_AUDIT_SCAN.settleShare * drift.documents;
+}
 
 /** How scans run, from configuration. */
 export class FullAuditSettings {
@@ -28,19 +40,26 @@ export class FullAuditSettings {
     readonly rescanHours: number,
     /** Documents per extraction job: worker replicas share a full scan chunk by chunk. */
     readonly chunkDocuments = 25,
+    /** Seconds after incremental judgements before a settle (FULL_AUDIT_SCAN.settleShare); 0: never. */
+    readonly settleSeconds = 60,
   ) {}
 }
 
 const judgeJob = (instanceId: string) => ({ dedupeKey: `full-audit.judge:${instanceId}`, delayMs: FULL_AUDIT_SCAN.judgeDelayMs });
 /** One queued full scan per instance: a change before the first scan, the schedule and a sweep on another replica ask once. */
 const scanJob = (instanceId: string) => ({ dedupeKey: `full-audit.scan:${instanceId}` });
+/** One queued settle per instance, after a delay: a burst of changes is settled once. */
+const settleJob = (instanceId: string, seconds: number) => ({ dedupeKey: `full-audit.settle:${instanceId}`, delayMs: seconds * 1000 });
 /** Let the event loop serve requests between two documents (claim extraction is CPU work). */
 const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
  * A full scan (job `full-audit.scan`): in RUNNING_PHASE, unless one runs already, records the scan and
- * queues the extraction of every live document in chunks; the last chunk queues the judgement.
- * Outcome: `not_running`, `already_running <id>`, or `started <id> <documents> <chunks>`.
+ * queues the extraction of every live document in chunks; the last chunk queues the judgement. A
+ * settle (reason `settle`) records a scan of no chunk and queues the judgement of the stored claims at
+ * once, unless a full judgement ran since the changes that called for it.
+ * Outcome: `not_running`, `already_running <id>`, `started <id> <documents> <chunks>`,
+ * `settling <id> <documents>` or `settled`.
  */
 @Injectable()
 export class StartFullAuditScan {
@@ -48,6 +67,7 @@ export class StartFullAuditScan {
     private readonly steps: GetInstanceStep,
     private readonly scans: ScanStore,
     private readonly source: ScanSource,
+    private readonly claims: ClaimStore,
     private readonly settings: FullAuditSettings,
     private readonly jobs: JobQueue,
     private readonly ids: IdGenerator,
@@ -57,7 +77,11 @@ export class StartFullAuditScan {
 
   async execute(payload: FullAuditScanPayload): Promise<string> {
     if ((await this.steps.execute(payload.instanceId)) !== 'RUNNING_PHASE') return 'not_running';
-    const documentIds = await this.source.liveIds(payload.instanceId);
+    const settle = payload.reason === 'settle';
+    // A settle judges the stored claims again and reads no document; a full judgement since has settled them already.
+    const drift = settle ? await this.claims.drift(payload.instanceId, 0) : null;
+    if (drift && drift.changed === 0) return 'settled';
+    const documentIds = drift ? [] : await this.source.liveIds(payload.instanceId);
     const chunks: string[][] = [];
     for (let i = 0; i < documentIds.length; i += this.settings.chunkDocuments) chunks.push(documentIds.slice(i, i + this.settings.chunkDocuments));
     return this.uow.run(async () => {
@@ -66,13 +90,17 @@ export class StartFullAuditScan {
         instanceId: payload.instanceId,
         reason: payload.reason ?? 'instance',
         state: 'RUNNING',
-        total: documentIds.length,
+        total: drift ? drift.documents : documentIds.length,
         chunks: chunks.length,
         startedAt: this.clock.now(),
         finishedAt: null,
         findings: null,
       });
       if (!started) return `already_running ${scan.id}`;
+      if (settle) {
+        await this.jobs.enqueue(JOB_NAMES.fullAuditJudge, { instanceId: payload.instanceId }, judgeJob(payload.instanceId));
+        return `settling ${scan.id} ${drift!.documents}`;
+      }
       for (const [chunk, ids] of chunks.entries()) await this.jobs.enqueue(JOB_NAMES.fullAuditExtract, { instanceId: payload.instanceId, scan: { id: scan.id, chunk }, documentIds: ids });
       if (chunks.length === 0) await this.jobs.enqueue(JOB_NAMES.fullAuditJudge, { instanceId: payload.instanceId }, judgeJob(payload.instanceId));
       return `started ${scan.id} ${documentIds.length} ${chunks.length}`;
@@ -156,7 +184,9 @@ export class RescanChangedDocument {
  * full scan is read, the whole repository, reconciled with every stored conflict, and the scan
  * completes; otherwise the documents marked as changed, reconciled with the conflicts touching them
  * (read with the documents sharing a block with them and the repository's statistics, so the findings
- * are those of a full judgement). Outcome: counts of what changed.
+ * touching them are those of a full judgement). Pairs the changes do not touch are not judged again,
+ * although the statistics moved: once enough documents changed (`settleDue`), a settle is queued.
+ * Outcome: counts of what changed.
  */
 @Injectable()
 export class JudgeFullAudit {
@@ -171,6 +201,8 @@ export class JudgeFullAudit {
     private readonly links: QuestionLinks,
     private readonly judgeModel: ClaimJudge,
     private readonly activity: ActivityLog,
+    private readonly settings: FullAuditSettings,
+    private readonly jobs: JobQueue,
     private readonly ids: IdGenerator,
     private readonly clock: Clock,
     private readonly uow: UnitOfWork,
@@ -188,11 +220,13 @@ export class JudgeFullAudit {
       const result = await this.judge(instanceId, facts.organizationId, null);
       await this.uow.run(async () => {
         await this.claims.clearDirty(instanceId, startedAt);
+        await this.claims.resetDrift(instanceId);
         await this.scans.complete(scan.id, this.clock.now(), result.found);
       });
       return `full ${scan.id}: ${result.summary}`;
     }
     const outcomes: string[] = [];
+    let judged = 0;
     for (let round = 0; round < FULL_AUDIT_SCAN.maxRounds; round++) {
       const dirty = await this.claims.dirty(instanceId);
       if (dirty.length === 0) break;
@@ -200,6 +234,11 @@ export class JudgeFullAudit {
       const result = await this.judge(instanceId, facts.organizationId, new Set(dirty.map((d) => d.documentId)));
       await this.uow.run(() => this.claims.clearDirty(instanceId, upTo));
       outcomes.push(`incremental ${dirty.length}: ${result.summary}`);
+      judged += dirty.length;
+    }
+    if (judged > 0 && this.settings.settleSeconds > 0 && settleDue(await this.claims.drift(instanceId, judged))) {
+      await this.uow.run(() => this.jobs.enqueue(JOB_NAMES.fullAuditScan, { instanceId, reason: 'settle' }, settleJob(instanceId, this.settings.settleSeconds)));
+      outcomes.push(`settle in ${this.settings.settleSeconds} s`);
     }
     return outcomes.join('; ') || 'nothing_changed';
   }

@@ -83,3 +83,22 @@ export class CreateFullAuditSchema1763700001100 implements MigrationInterface {
     await q.query(`DROP SCHEMA full_audit CASCADE`);
   }
 }
+
+/**
+ * How many documents were judged incrementally since the instance's last full judgement: past a share
+ * of the repository, the judge's word statistics have moved enough that the whole repository is judged
+ * again (a settle, ADR 0040).
+ */
+export class AddJudgementDrift1763700001700 implements MigrationInterface {
+  name = 'AddJudgementDrift1763700001700';
+
+  async up(q: QueryRunner): Promise<void> {
+    await q.query(`CREATE TABLE full_audit.judgement_drift (
+      instance_id text PRIMARY KEY REFERENCES workspace.audit_instances(id) ON DELETE CASCADE,
+      documents integer NOT NULL)`);
+  }
+
+  async down(q: QueryRunner): Promise<void> {
+    await q.query(`DROP TABLE full_audit.judgement_drift`);
+  }
+}

@@ -67,7 +67,7 @@ export class FullAuditModule {
         { provide: QuestionLinks, useClass: QuestionConflictLinks },
         // The configured model confirms the rule-based judge's candidates; without one, they are the findings.
         { provide: ClaimJudge, inject: [LanguageModel], useFactory: (m: LanguageModel) => (m.configured ? new ModelClaimJudge(m) : new RuleBasedClaimJudge()) },
-        { provide: FullAuditSettings, inject: [APP_CONFIG], useFactory: (c: AppConfig) => new FullAuditSettings(c.FULL_AUDIT_RESCAN_HOURS, c.FULL_AUDIT_CHUNK_DOCUMENTS) },
+        { provide: FullAuditSettings, inject: [APP_CONFIG], useFactory: (c: AppConfig) => new FullAuditSettings(c.FULL_AUDIT_RESCAN_HOURS, c.FULL_AUDIT_CHUNK_DOCUMENTS, c.FULL_AUDIT_SETTLE_SECONDS) },
         ...USE_CASES,
         ...(options.withJobHandlers ? [FullAuditScanJobHandler, FullAuditExtractJobHandler, FullAuditJudgeJobHandler, FullAuditDocumentChangedJobHandler, FullAuditSweeper] : []),
       ],

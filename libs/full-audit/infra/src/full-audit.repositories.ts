@@ -259,6 +259,20 @@ export class TypeOrmClaimStore extends ClaimStore {
     const rows = await this.q<{ instance_id: string }>(`SELECT DISTINCT instance_id FROM full_audit.dirty_documents WHERE marked_at < $1`, [before]);
     return rows.map((r) => r.instance_id);
   }
+
+  async drift(instanceId: string, judged: number): Promise<{ changed: number; documents: number }> {
+    const [row] = await this.q<{ changed: number; documents: string }>(
+      `WITH d AS (INSERT INTO full_audit.judgement_drift (instance_id, documents) VALUES ($1, $2)
+         ON CONFLICT (instance_id) DO UPDATE SET documents = full_audit.judgement_drift.documents + EXCLUDED.documents RETURNING documents)
+       SELECT (SELECT documents FROM d) AS changed, (SELECT count(*) FROM full_audit.document_claims WHERE instance_id = $1) AS documents`,
+      [instanceId, judged],
+    );
+    return { changed: Number(row.changed), documents: Number(row.documents) };
+  }
+
+  async resetDrift(instanceId: string): Promise<void> {
+    await this.q(`DELETE FROM full_audit.judgement_drift WHERE instance_id = $1`, [instanceId]);
+  }
 }
 
 interface ScanRow {
@@ -335,7 +349,7 @@ export class TypeOrmScanStore extends ScanStore {
   async dueForRescan(before: Date): Promise<string[]> {
     const rows = await this.q<{ instance_id: string }>(
       `SELECT instance_id FROM full_audit.scans GROUP BY instance_id
-        HAVING bool_and(state <> 'RUNNING') AND max(finished_at) FILTER (WHERE state = 'COMPLETED') < $1`,
+        HAVING bool_and(state <> 'RUNNING') AND max(finished_at) FILTER (WHERE state = 'COMPLETED' AND reason <> 'settle') < $1`,
       [before],
     );
     return rows.map((r) => r.instance_id);

@@ -82,6 +82,11 @@ export const configSchema = z.object({
   FULL_AUDIT_RESCAN_HOURS: z.coerce.number().min(0).max(24 * 365).default(24),
   /** How often the workers look for due rescans and for changes whose judgement was not queued. */
   FULL_AUDIT_SWEEP_SECONDS: z.coerce.number().int().min(1).max(86400).default(60),
+  /**
+   * Seconds after a burst of document changes before the whole repository is judged again from its stored
+   * claims (the findings then no longer depend on the order the documents arrived in); 0: never.
+   */
+  FULL_AUDIT_SETTLE_SECONDS: z.coerce.number().int().min(0).max(86400).default(60),
   /** Documents per full-scan job (worker replicas share a scan job by job). */
   FULL_AUDIT_CHUNK_DOCUMENTS: z.coerce.number().int().min(1).max(1000).default(25),
   /** Word-shingle Jaccard similarity at or above which two documents are near-duplicates (exact copies are always clustered). */

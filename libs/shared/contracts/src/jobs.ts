@@ -68,8 +68,12 @@ export interface QuestionsAnalyzeInstancePayload {
   instanceId: string;
 }
 
-/** Why a full scan runs: the instance reached RUNNING_PHASE, its schedule came round, or someone asked. */
-export type FullAuditScanReason = 'instance' | 'schedule' | 'demand';
+/**
+ * Why a full scan runs: the instance reached RUNNING_PHASE, its schedule came round, or someone asked;
+ * `settle`: documents changed since the last full judgement, enough to move the judge's word statistics,
+ * so the stored claims are judged again as a whole (no document is read again).
+ */
+export type FullAuditScanReason = 'instance' | 'schedule' | 'demand' | 'settle';
 
 export interface FullAuditScanPayload {
   instanceId: string;

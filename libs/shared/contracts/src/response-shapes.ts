@@ -146,7 +146,7 @@ export const FULL_AUDIT_CONFLICT_VIEW = object({
 const FULL_AUDIT_SCAN_PROGRESS = {
   type: ['object', 'null'],
   required: ['state', 'reason', 'documents', 'chunks', 'chunks_done', 'started_at', 'finished_at', 'findings'],
-  properties: { state: { enum: ['RUNNING', 'COMPLETED', 'ABANDONED'] }, reason: string, documents: integer, chunks: integer, chunks_done: integer, started_at: dateTime, finished_at: nullableDateTime, findings: { type: ['integer', 'null'] } },
+  properties: { state: { enum: ['RUNNING', 'COMPLETED', 'ABANDONED'] }, reason: { enum: ['instance', 'schedule', 'demand', 'settle'] }, documents: integer, chunks: integer, chunks_done: integer, started_at: dateTime, finished_at: nullableDateTime, findings: { type: ['integer', 'null'] } },
   description: 'The running scan, else the last one; null before the first.',
 };
 
