@@ -36,6 +36,8 @@ describe('CLI arguments', () => {
     expect(parseInvocation(['organization', 'create', '--name', 'Acme', '--admin-email', 'ops@acme.test'])).toMatchObject({ input: { adminName: 'Administrator' } });
     expect(parseInvocation(['migrate', '--verbose'])).toEqual({ kind: 'run', json: false, verbose: true, input: { command: 'migrate' } });
     expect(parseInvocation(['bootstrap'])).toMatchObject({ input: { command: 'bootstrap' } });
+    expect(parseInvocation(['full-audit', 'rescan', '--org', ORG, '--instance', 'ki_01ARZ3NDEKTSV4RRFFQ69G5FAV'])).toMatchObject({ input: { command: 'full-audit rescan', org: ORG, instanceId: 'ki_01ARZ3NDEKTSV4RRFFQ69G5FAV' } });
+    expect(usageError(['full-audit', 'rescan', '--org', ORG]).message).toBe('Missing --instance.');
   });
 
   it('recognises help in its forms', () => {
@@ -75,7 +77,7 @@ describe('CLI arguments', () => {
 
   it('writes a usage text naming every command', () => {
     const text = usage();
-    for (const command of ['organization create', 'user create', 'user list', 'key create', 'key list', 'key revoke', 'instance create', 'migrate', 'bootstrap', 'help']) {
+    for (const command of ['organization create', 'user create', 'user list', 'key create', 'key list', 'key revoke', 'instance create', 'full-audit rescan', 'migrate', 'bootstrap', 'help']) {
       expect(text).toContain(`  ${command}`);
     }
   });

@@ -14,7 +14,7 @@ export class UsageError extends Error {
   }
 }
 
-type OptionName = 'org' | 'name' | 'admin-email' | 'admin-name' | 'email' | 'roles' | 'user' | 'expires-at' | 'key' | 'as' | 'limit' | 'offset' | 'job' | 'queue' | 'state';
+type OptionName = 'org' | 'name' | 'admin-email' | 'admin-name' | 'email' | 'roles' | 'user' | 'expires-at' | 'key' | 'as' | 'limit' | 'offset' | 'job' | 'instance' | 'queue' | 'state';
 
 const PLACEHOLDERS: Record<OptionName, string> = {
   org: 'ORG_ID',
@@ -30,6 +30,7 @@ const PLACEHOLDERS: Record<OptionName, string> = {
   limit: 'N',
   offset: 'N',
   job: 'JOB_ID',
+  instance: 'INSTANCE_ID',
   queue: 'JOB_NAME',
   state: 'queued|running|completed|failed',
 };
@@ -81,6 +82,15 @@ export const COMMANDS = {
     optional: [],
     details: ['The user needs a role allowed to create instances (ADMIN or AUTHORITY_MANAGER), as over the API.'],
   },
+  'full-audit rescan': {
+    summary: "Queue a full rescan of an audit instance's full audit: every document read again, the repository judged as a whole.",
+    required: ['org', 'instance'],
+    optional: [],
+    details: [
+      'The instance must be in RUNNING_PHASE. A scan already queued is not queued twice. The service\'s workers run it;',
+      'follow it with `jobs get --job JOB_ID` or audit_full_audit_have_to_show. Scans also run every FULL_AUDIT_RESCAN_HOURS.',
+    ],
+  },
   'jobs list': {
     summary: 'List background jobs with their state and progress, newest first.',
     required: [],
@@ -116,6 +126,7 @@ export type CliCommand =
   | { command: 'key list'; org: string; page: PageRequest }
   | { command: 'key revoke'; org: string; keyId: string }
   | { command: 'instance create'; org: string; name: string; as: string }
+  | { command: 'full-audit rescan'; org: string; instanceId: string }
   | { command: 'jobs list'; queue?: string; state?: JobState; limit: number }
   | { command: 'jobs get'; jobId: string }
   | { command: 'migrate' }
@@ -203,6 +214,8 @@ function toCommand(command: CommandName, o: OptionReader): CliCommand {
       return { command, org: o.id('org', 'org_'), keyId: o.id('key', 'key_') };
     case 'instance create':
       return { command, org: o.id('org', 'org_'), name: o.text('name'), as: o.id('as', 'usr_') };
+    case 'full-audit rescan':
+      return { command, org: o.id('org', 'org_'), instanceId: o.id('instance', 'ki_') };
     case 'jobs list': {
       const state = o.optionalText('state');
       if (state !== undefined && !(JOB_STATES as readonly string[]).includes(state)) {

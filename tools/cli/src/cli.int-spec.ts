@@ -8,7 +8,7 @@ import { loadConfig } from '@svc/config';
 import { AuthenticateApiKey, generateApiKey } from '@svc/identity-core';
 import { isId } from '@svc/kernel';
 import { createTestDatabase, Json, TEST_REDIS_URL, TestDatabase, TestDatabaseMode } from '@svc/test-kit';
-import { ListInstancesForUser, MembershipRepository } from '@svc/workspace-core';
+import { AuditInstanceRepository, ListInstancesForUser, MembershipRepository } from '@svc/workspace-core';
 import Redis from 'ioredis';
 import { runCli } from './cli';
 import { cliPrincipal, withContext } from './context';
@@ -214,6 +214,30 @@ describe.each<TestDatabaseMode>(['postgres', 'embedded'])('admin CLI (%s databas
     const unknown = await cli(env, 'instance', 'create', '--org', org.id, '--name', 'Nope', '--as', 'usr_01ARZ3NDEKTSV4RRFFQ69G5FAV');
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain('IDENTITY.USER_NOT_FOUND');
+  });
+
+  it('full-audit rescan queues a full scan of an instance in RUNNING_PHASE once, and refuses other steps and unknown instances', async () => {
+    const instanceId = (await ok(env, 'instance', 'create', '--org', org.id, '--name', 'Rescanned', '--as', org.adminId, '--json')).json.instance_id;
+    const early = await cli(env, 'full-audit', 'rescan', '--org', org.id, '--instance', instanceId, '--json');
+    expect(early.code).toBe(1);
+    expect(JSON.parse(early.stderr).error).toMatchObject({ kind: 'conflict', code: 'FULL_AUDIT.NOT_RUNNING' });
+    expect(JSON.parse(early.stderr).error.message).toContain('RUNNING_PHASE');
+
+    await inService(env, (app) => app.get(AuditInstanceRepository).setStep(instanceId, 'RUNNING_PHASE', new Date()));
+    const queued = await ok(env, 'full-audit', 'rescan', '--org', org.id, '--instance', instanceId, '--json');
+    expect(queued.json).toEqual({ instance_id: instanceId, job_id: expect.stringMatching(/^job_/) });
+    const jobs = (await ok(env, 'jobs', 'list', '--queue', 'full-audit.scan', '--json')).json as Json[];
+    expect(jobs).toHaveLength(1);
+    expect(jobs[0]).toMatchObject({ id: queued.json.job_id, state: 'queued' });
+    // Asked again before the workers ran it: the same job, not a second scan.
+    const again = await ok(env, 'full-audit', 'rescan', '--org', org.id, '--instance', instanceId);
+    expect(again.stdout).toContain(`queued as job ${queued.json.job_id}`);
+    expect((await ok(env, 'jobs', 'list', '--queue', 'full-audit.scan', '--json')).json).toHaveLength(1);
+
+    const unknown = await cli(env, 'full-audit', 'rescan', '--org', org.id, '--instance', 'ki_01ARZ3NDEKTSV4RRFFQ69G5FAV');
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('WORKSPACE.INSTANCE_NOT_FOUND');
+    expect((await cli(env, 'full-audit', 'rescan', '--org', org.id, '--instance', 'kn_01ARZ3NDEKTSV4RRFFQ69G5FAV')).code).toBe(2);
   });
 
   it('keeps organisations apart', async () => {

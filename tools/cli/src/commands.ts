@@ -15,6 +15,7 @@ import {
   UserRepository,
 } from '@svc/identity-core';
 import { ActivityLog, Clock, DomainError, IdGenerator, rolesAllow, UnitOfWork } from '@svc/kernel';
+import { RequestFullAuditScan } from '@svc/full-audit-core';
 import { JobStore } from '@svc/jobs';
 import { CreateAuditInstance } from '@svc/workspace-core';
 import type { CliCommand } from './args';
@@ -45,6 +46,8 @@ export async function execute(input: CliCommand, config: AppConfig, verbose: boo
         return revokeKey(app, input);
       case 'instance create':
         return createInstance(app, input);
+      case 'full-audit rescan':
+        return rescanFullAudit(app, input);
       case 'jobs list':
         return listJobs(app, input);
       case 'jobs get':
@@ -184,6 +187,15 @@ async function createInstance(app: INestApplicationContext, input: Input<'instan
   return {
     json: instance,
     text: `Created audit instance ${instance.instance_id} (${instance.name}), step ${instance.step}; ${user.id} is its admin.`,
+  };
+}
+
+async function rescanFullAudit(app: INestApplicationContext, input: Input<'full-audit rescan'>): Promise<CommandOutput> {
+  await requireOrganization(app, input.org);
+  const { jobId } = await app.get(RequestFullAuditScan).execute({ organizationId: input.org, instanceId: input.instanceId });
+  return {
+    json: { instance_id: input.instanceId, job_id: jobId },
+    text: `Full-audit rescan of ${input.instanceId} queued as job ${jobId}; the service's workers run it (follow it with \`jobs get --job ${jobId}\`).`,
   };
 }
 

@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DocumentChangedPayload, FullAuditExtractPayload, FullAuditJudgePayload, FullAuditScanPayload, JOB_NAMES } from '@svc/contracts';
-import { ActivityLog, Clock, IdGenerator, JobQueue, UnitOfWork } from '@svc/kernel';
+import { ActivityLog, Clock, DomainError, IdGenerator, JobQueue, UnitOfWork } from '@svc/kernel';
 import { CLAIM_JUDGE, findContradictions, informativeLimit } from '@svc/text';
 import { GetInstanceStep } from '@svc/workspace-core';
 import type { FullAuditConflict, FullAuditFinding } from './full-audit-conflict';
@@ -105,6 +105,31 @@ export class StartFullAuditScan {
       if (chunks.length === 0) await this.jobs.enqueue(JOB_NAMES.fullAuditJudge, { instanceId: payload.instanceId }, judgeJob(payload.instanceId));
       return `started ${scan.id} ${documentIds.length} ${chunks.length}`;
     });
+  }
+}
+
+/**
+ * A full rescan on demand (the admin CLI's `full-audit rescan`): every document read again and the
+ * repository judged as a whole, through the same job as the schedule's. Only in RUNNING_PHASE (409
+ * otherwise); a scan already queued is not queued twice (its job id is returned). 404 for an instance
+ * of another organisation.
+ */
+@Injectable()
+export class RequestFullAuditScan {
+  constructor(
+    private readonly steps: GetInstanceStep,
+    private readonly jobs: JobQueue,
+    private readonly uow: UnitOfWork,
+  ) {}
+
+  async execute(input: { organizationId: string; instanceId: string }): Promise<{ jobId: string }> {
+    const facts = await this.steps.facts(input.instanceId);
+    if (!facts || facts.organizationId !== input.organizationId) throw DomainError.notFound('WORKSPACE.INSTANCE_NOT_FOUND', `Audit instance ${input.instanceId} does not exist in organisation ${input.organizationId}.`);
+    if (facts.step !== 'RUNNING_PHASE') {
+      throw DomainError.conflict('FULL_AUDIT.NOT_RUNNING', `Audit instance ${input.instanceId} is in step ${facts.step}; the full audit runs in RUNNING_PHASE (its first full scan starts there by itself).`);
+    }
+    const jobId = await this.uow.run(() => this.jobs.enqueue(JOB_NAMES.fullAuditScan, { instanceId: input.instanceId, reason: 'demand' }, scanJob(input.instanceId)));
+    return { jobId };
   }
 }
 

@@ -23,6 +23,7 @@ import {
   ScanStore,
   SetFullAuditAnswer,
   StartFullAuditScan,
+  RequestFullAuditScan,
   SweepFullAudit,
   VisibleFullAuditConflicts,
 } from '@svc/full-audit-core';
@@ -41,6 +42,7 @@ const USE_CASES = [
   MoveFullAuditConflict,
   SetFullAuditAnswer,
   StartFullAuditScan,
+  RequestFullAuditScan,
   ExtractClaims,
   RescanChangedDocument,
   JudgeFullAudit,
