@@ -222,4 +222,76 @@ describe('AnthropicLanguageModel against a local Messages API server', () => {
       expect(String((error as Error).message)).not.toContain('hunter2');
     }
   });
+
+  describe('Message Batches', () => {
+    const texts = ['Refunds are processed within 30 days.', 'Gift cards expire after 365 days.', 'Returns are accepted within 14 days.', 'Exchanges take 7 days.'];
+    const calls = texts.map((text, i) => ({ id: `c${i}`, call: delayCall(text) }));
+
+    it('submits every call as the request complete would send, under its id, and reads the results once the batch has ended', async () => {
+      server.expectedApiKey = KEY;
+      server.batchPollsInProgress = 1;
+      const llm = model();
+      const batchId = await llm.batches.submit(calls);
+      expect(batchId).toMatch(/^msgbatch_/);
+      const [create] = server.requests;
+      expect(create).toMatchObject({ method: 'POST', path: '/v1/messages/batches', apiKey: KEY });
+      const sent = (create.body as unknown as { requests: { custom_id: string; params: Record<string, unknown> }[] }).requests;
+      expect(sent.map((r) => r.custom_id)).toEqual(['c0', 'c1', 'c2', 'c3']);
+      expect(sent[0].params).toMatchObject({
+        model: 'claude-sonnet-4-6',
+        max_tokens: 1024,
+        system: [{ type: 'text', text: DELAY_SYSTEM, cache_control: { type: 'ephemeral' } }],
+        tools: [{ name: 'submit_delay', input_schema: DELAY_OUTPUT.schema }],
+        tool_choice: { type: 'tool', name: 'submit_delay', disable_parallel_tool_use: true },
+        messages: [{ role: 'user', content: texts[0] }],
+      });
+
+      expect(await llm.batches.poll<Delay>(batchId, DELAY_OUTPUT)).toEqual({ ended: false, answered: 0, total: 4 });
+      const ended = await llm.batches.poll<Delay>(batchId, DELAY_OUTPUT);
+      if (!ended.ended) throw new Error('the batch should have ended');
+      expect([...ended.results.keys()].sort()).toEqual(['c0', 'c1', 'c2', 'c3']);
+      expect(ended.results.get('c1')).toEqual({ kind: 'output', output: { days: 365, unit: 'days', quote: '365 days' }, usage: expect.objectContaining({ inputTokens: expect.any(Number) }) });
+      expect(server.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
+        'POST /v1/messages/batches',
+        `GET /v1/messages/batches/${batchId}`,
+        `GET /v1/messages/batches/${batchId}`,
+        `GET /v1/messages/batches/${batchId}`,
+        `GET /v1/messages/batches/${batchId}/results`,
+      ]);
+    });
+
+    it('reads errored, expired and canceled requests, refusals and answers off the schema as failed or declined, never asking again', async () => {
+      server.batchScript.set('c0', 'errored');
+      server.batchScript.set('c1', 'expired');
+      server.batchScript.set('c2', { toolInput: { days: -3, unit: 'fortnights', quote: '' } });
+      server.batchScript.set('c3', 'refusal');
+      const llm = model();
+      const state = await llm.batches.poll<Delay>(await llm.batches.submit(calls), DELAY_OUTPUT);
+      if (!state.ended) throw new Error('the batch should have ended');
+      expect(state.results.get('c0')).toEqual({ kind: 'failed', problem: 'The batch request failed (invalid_request_error).' });
+      expect(state.results.get('c1')).toEqual({ kind: 'failed', problem: 'The batch request was expired.' });
+      expect(state.results.get('c2')).toEqual({ kind: 'failed', problem: 'The language model called submit_delay with input that does not match its schema.' });
+      expect(state.results.get('c3')).toMatchObject({ kind: 'declined' });
+      expect(server.requests.filter((r) => r.path === '/v1/messages')).toEqual([]);
+    });
+
+    it('retries an overloaded API, then reports failures as the port says, without the key', async () => {
+      server.script.push(FakeAnthropicMessagesServer.overloaded());
+      const llm = model();
+      const batchId = await llm.batches.submit(calls);
+      expect(server.requests.map((r) => r.retryCount)).toEqual([0, 1]);
+
+      server.script.push(FakeAnthropicMessagesServer.unauthorized(), FakeAnthropicMessagesServer.unauthorized());
+      const refused = await domainErrorOf(llm.batches.poll(batchId, DELAY_OUTPUT));
+      expect(refused).toMatchObject({ kind: 'unavailable', code: 'LLM.REQUEST_REFUSED' });
+      expect(refused.message).toContain('check ANTHROPIC_API_KEY');
+      expect(JSON.stringify(refused)).not.toContain(KEY);
+      expect((await domainErrorOf(llm.batches.poll('msgbatch_unknown', DELAY_OUTPUT))).code).toBe('LLM.REQUEST_REFUSED');
+
+      server.script.push(...Array.from({ length: 3 }, () => FakeAnthropicMessagesServer.serverError()));
+      expect(await domainErrorOf(llm.batches.submit(calls))).toMatchObject({ kind: 'unavailable', code: 'LLM.UNAVAILABLE' });
+      expect((await domainErrorOf(llm.batches.submit([{ id: 'not valid!', call: CALL }]))).code).toBe('LLM.INVALID_REQUEST');
+      expect((await domainErrorOf(llm.batches.submit([]))).code).toBe('LLM.INVALID_REQUEST');
+    });
+  });
 });

@@ -1,14 +1,20 @@
 import Anthropic, { APIConnectionError, APIConnectionTimeoutError, APIError, type Middleware } from '@anthropic-ai/sdk';
 import type { Message, MessageCreateParamsNonStreaming, Tool, ToolChoice } from '@anthropic-ai/sdk/resources/messages';
-import { DomainError, isDomainError, LanguageModelUsage, retryAfterSeconds, StructuredCall } from '@svc/kernel';
+import { Logger } from '@nestjs/common';
+import { BatchCall, BatchCallResult, BatchState, DomainError, isDomainError, LanguageModelBatches, LanguageModelUsage, retryAfterSeconds, StructuredCall, StructuredOutputSpec } from '@svc/kernel';
 import {
+  addUsage,
   checkedBaseUrl,
+  LLM_INVALID_REQUEST,
   LLM_INVALID_RESPONSE,
   LLM_REQUEST_REFUSED,
   LLM_UNAVAILABLE,
+  matchesSchema,
   ModelReply,
+  NO_USAGE,
   RemoteLanguageModel,
   tokenCount,
+  validateCall,
 } from './structured-output';
 
 export const DEFAULT_ANTHROPIC_BASE_URL = 'https://api.anthropic.com';
@@ -46,30 +52,6 @@ export function acceptsForcedToolChoice(model: string): boolean {
 }
 
 /**
- * The LanguageModel on Anthropic's Messages API (`@anthropic-ai/sdk`). One call per question: the
- * instructions as a cached system block (`cache_control: ephemeral`; the API caches them once tools
- * and system reach the model's minimum cacheable length, and ignores the mark below it), the question
- * and the excerpts in the user message, and a single tool, `submit_answer`, whose input is the
- * structured answer; `tool_choice` forces it where the model allows.
- *
- * Transport: the SDK's client with `timeout` (per attempt) and `maxRetries`; it retries 408, 409,
- * 429, 5xx including 529 `overloaded_error`, connection errors and timeouts with exponential backoff
- * (0.5 s doubling to 8 s, jittered), honouring `retry-after`. After them, every failure is a
- * DomainError (see the port): `LLM.UNAVAILABLE` with `retryAfterSeconds` from the last response's
- * `retry-after`; `LLM.REQUEST_REFUSED` for 4xx (`unavailable` for credentials, model and billing,
- * which an operator fixes; `internal` for a malformed request, which is a bug here);
- * `LLM.INVALID_RESPONSE` when the reply has no usable tool call. Messages name the HTTP status and
- * the API's error type at most, never the key, the URL or the body; the cause names the request id.
- *
- * Validation: cited ids must be among the excerpts (others are dropped, and the confidence lowered);
- * an answer that cites no given excerpt is discarded as ungrounded; confidence is clamped to 0..1; an
- * empty answer has confidence 0. No excerpts: no call, an empty answer.
- *
- * Accounting: each answer carries the call's `usage` (input, output, cache read, cache write tokens);
- * `tokenUsage()` sums them since the adapter was created (the process, in practice), and each call
- * logs one line (Nest logger, `LanguageModel` context) with its attempts, duration and tokens.
- */
-/**
  * The LanguageModel transport on Anthropic's Messages API (`@anthropic-ai/sdk`). One structured call
  * is one Messages call: the call's system text as a cached block (`cache_control: ephemeral`; the API
  * caches it once tools and system reach the model's minimum cacheable length, and ignores the mark
@@ -97,6 +79,7 @@ export class AnthropicLanguageModel extends RemoteLanguageModel {
   private readonly client: Anthropic;
   private readonly timeoutMs: number;
   private forceToolChoice: boolean;
+  private readonly logger = new Logger('LanguageModel');
 
   constructor(options: AnthropicLanguageModelOptions) {
     super();
@@ -127,17 +110,7 @@ export class AnthropicLanguageModel extends RemoteLanguageModel {
       // A proxy's HTML page or another API's JSON, answered with 200: not a model's reply to retry.
       throw DomainError.unavailable(LLM_INVALID_RESPONSE, 'The language model answered with something other than a message.');
     }
-    const usage = usageOf(message);
-    if (message.stop_reason === 'refusal') return { kind: 'declined', usage };
-    const tool = message.content.find((block) => block?.type === 'tool_use' && block.name === call.output.name);
-    if (!tool || tool.type !== 'tool_use') {
-      const problem =
-        message.stop_reason === 'max_tokens'
-          ? 'The language model gave no usable answer: it ran out of output tokens.'
-          : `The language model gave no usable answer: it stopped (${message.stop_reason ?? 'no reason'}) without calling ${call.output.name}.`;
-      return { kind: 'unusable', problem, usage };
-    }
-    return { kind: 'output', value: tool.input, usage, mismatch: `The language model called ${call.output.name} with input that does not match its schema.` };
+    return readMessage(message, call.output);
   }
 
   /** One Messages call with the SDK's retries, switching once to an unforced tool choice when the model refuses a forced one. */
@@ -157,6 +130,11 @@ export class AnthropicLanguageModel extends RemoteLanguageModel {
 
   /** One Messages API call, with the SDK's retries; counts the HTTP attempts (retries included). */
   private send(call: StructuredCall, forceTool: boolean, attempts: { count: number }): Promise<Message> {
+    return this.client.messages.create(this.paramsOf(call, forceTool), { middleware: [countingAttempts(attempts)] });
+  }
+
+  /** The Messages request of one call: the system text cached, one tool whose input schema is the output's. */
+  private paramsOf(call: StructuredCall, forceTool: boolean): MessageCreateParamsNonStreaming {
     const toolChoice: ToolChoice = forceTool
       ? { type: 'tool', name: call.output.name, disable_parallel_tool_use: true }
       : { type: 'auto', disable_parallel_tool_use: true };
@@ -170,12 +148,64 @@ export class AnthropicLanguageModel extends RemoteLanguageModel {
       tool_choice: toolChoice,
       messages: call.messages.map((m) => ({ role: m.role, content: m.content })),
     };
-    const countAttempts: Middleware = (request, next) => {
-      attempts.count++;
-      return next(request);
-    };
-    return this.client.messages.create(params, { middleware: [countAttempts] });
+    return params;
   }
+
+  /**
+   * Message Batches (`POST /v1/messages/batches`): each call as the request `complete` would send,
+   * under its id as `custom_id`. Results are read once the batch has ended, each as `complete` reads
+   * a reply, without asking again: a reply without a usable tool call, or whose input does not match
+   * the schema, and an errored, expired or canceled request are `failed`. Token usage of the answered
+   * calls is recorded (batches are billed at about half the price; the figures are the API's).
+   */
+  override readonly batches: LanguageModelBatches = {
+    submit: async (calls: BatchCall[]): Promise<string> => {
+      if (calls.length === 0) throw DomainError.invalid(LLM_INVALID_REQUEST, 'A batch needs at least one call.');
+      for (const { id, call } of calls) {
+        if (!BATCH_CALL_ID.test(id)) throw DomainError.invalid(LLM_INVALID_REQUEST, `Batch call id "${id}" must match [a-zA-Z0-9_-]{1,64}.`);
+        validateCall(call);
+      }
+      const attempts = { count: 0 };
+      try {
+        const batch = await this.client.messages.batches.create(
+          { requests: calls.map(({ id, call }) => ({ custom_id: id, params: this.paramsOf(call, this.forceToolChoice) })) },
+          { middleware: [countingAttempts(attempts)] },
+        );
+        this.logger.log({ model: this.name, batch: batch.id, calls: calls.length, attempts: attempts.count }, 'message batch submitted');
+        return batch.id;
+      } catch (error) {
+        throw this.failure(error, attempts.count);
+      }
+    },
+    poll: async <T>(batchId: string, output: StructuredOutputSpec): Promise<BatchState<T>> => {
+      const attempts = { count: 0 };
+      try {
+        const batch = await this.client.messages.batches.retrieve(batchId, {}, { middleware: [countingAttempts(attempts)] });
+        const counts = batch.request_counts;
+        const answered = counts.succeeded + counts.errored + counts.canceled + counts.expired;
+        if (batch.processing_status !== 'ended') return { ended: false, answered, total: answered + counts.processing };
+        const results = new Map<string, BatchCallResult<T>>();
+        let usage = NO_USAGE;
+        for await (const line of await this.client.messages.batches.results(batchId, {}, { middleware: [countingAttempts(attempts)] })) {
+          const result = line.result;
+          if (result.type !== 'succeeded') {
+            results.set(line.custom_id, { kind: 'failed', problem: `The batch request ${result.type === 'errored' ? `failed (${result.error?.error?.type ?? 'error'})` : `was ${result.type}`}.` });
+            continue;
+          }
+          const reply = readMessage(result.message, output);
+          usage = addUsage(usage, reply.usage);
+          if (reply.kind === 'declined') results.set(line.custom_id, { kind: 'declined', usage: reply.usage });
+          else if (reply.kind === 'unusable') results.set(line.custom_id, { kind: 'failed', problem: reply.problem });
+          else if (!matchesSchema(output.schema, reply.value)) results.set(line.custom_id, { kind: 'failed', problem: reply.mismatch });
+          else results.set(line.custom_id, { kind: 'output', output: reply.value as T, usage: reply.usage });
+        }
+        this.logger.log({ model: this.name, batch: batchId, results: results.size, inputTokens: usage.inputTokens, outputTokens: usage.outputTokens }, 'message batch read');
+        return { ended: true, results };
+      } catch (error) {
+        throw this.failure(error, attempts.count);
+      }
+    },
+  };
 
   /** The DomainError for a failed call, after the SDK's retries. */
   private failure(error: unknown, attempts: number): DomainError {
@@ -210,6 +240,31 @@ export class AnthropicLanguageModel extends RemoteLanguageModel {
     }
     return DomainError.unavailable(LLM_UNAVAILABLE, 'The language model client failed before getting an answer.', { cause: summary(error) });
   }
+}
+
+const BATCH_CALL_ID = /^[a-zA-Z0-9_-]{1,64}$/u;
+
+/** A middleware counting the HTTP attempts of one SDK call (retries included). */
+function countingAttempts(attempts: { count: number }): Middleware {
+  return (request, next) => {
+    attempts.count++;
+    return next(request);
+  };
+}
+
+/** A message, read: the output tool's input, a refusal, or why the reply is unusable. */
+function readMessage(message: Message, output: StructuredOutputSpec): ModelReply {
+  const usage = usageOf(message);
+  if (message.stop_reason === 'refusal') return { kind: 'declined', usage };
+  const tool = Array.isArray(message.content) ? message.content.find((block) => block?.type === 'tool_use' && block.name === output.name) : undefined;
+  if (!tool || tool.type !== 'tool_use') {
+    const problem =
+      message.stop_reason === 'max_tokens'
+        ? 'The language model gave no usable answer: it ran out of output tokens.'
+        : `The language model gave no usable answer: it stopped (${message.stop_reason ?? 'no reason'}) without calling ${output.name}.`;
+    return { kind: 'unusable', problem, usage };
+  }
+  return { kind: 'output', value: tool.input, usage, mismatch: `The language model called ${output.name} with input that does not match its schema.` };
 }
 
 function usageOf(message: Message): LanguageModelUsage {

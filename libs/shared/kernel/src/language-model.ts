@@ -41,6 +41,37 @@ export type StructuredResult<T> =
   /** The model declined to answer (a safety refusal): an outcome the capability turns into "no answer". */
   | { kind: 'declined'; usage: LanguageModelUsage; model: string };
 
+/** One call of a batch, named by the caller (`[a-zA-Z0-9_-]{1,64}`, unique in the batch). */
+export interface BatchCall {
+  id: string;
+  call: StructuredCall;
+}
+
+/** What one call of an ended batch gave. */
+export type BatchCallResult<T> =
+  /** The model answered, and its output matches the schema. */
+  | { kind: 'output'; output: T; usage: LanguageModelUsage }
+  /** The model declined to answer. */
+  | { kind: 'declined'; usage: LanguageModelUsage }
+  /** Errored, expired, canceled, or answered with something unusable: the caller keeps its fallback. */
+  | { kind: 'failed'; problem: string };
+
+/** A batch in progress (with how many of its calls are answered), or ended with every call's result by id. */
+export type BatchState<T> = { ended: false; answered: number; total: number } | { ended: true; results: Map<string, BatchCallResult<T>> };
+
+/**
+ * Message batches (Anthropic's Message Batches API): many structured calls submitted at once and
+ * answered together later, within 24 hours, at about half the price of the same calls one by one.
+ * Nothing is asked again inside a batch: a call whose answer is unusable is `failed`, and the caller
+ * keeps its own fallback. Errors of `submit` and `poll` are those of `complete`.
+ */
+export interface LanguageModelBatches {
+  /** Submits the calls; returns the provider's batch id, to poll. */
+  submit(calls: BatchCall[]): Promise<string>;
+  /** The batch's progress; once ended, each call's result, validated against `output` (the calls' shared output shape). */
+  poll<T>(batchId: string, output: StructuredOutputSpec): Promise<BatchState<T>>;
+}
+
 /**
  * A language model as transport: one generic structured call (system text, messages, an output
  * schema) that returns output validated against the schema, with the tokens it cost. Prompts and
@@ -64,5 +95,7 @@ export abstract class LanguageModel {
   abstract readonly name: string;
   /** False for the `none` provider: capabilities then use their rule-based adapters. */
   abstract readonly configured: boolean;
+  /** Message batches, where the provider has them (Anthropic); null otherwise. */
+  readonly batches: LanguageModelBatches | null = null;
   abstract complete<T>(call: StructuredCall): Promise<StructuredResult<T>>;
 }

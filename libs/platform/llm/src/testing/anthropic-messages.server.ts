@@ -18,6 +18,17 @@ export type ScriptedReply =
   /** An error response in the API's shape (`{type:'error', error:{type, message}}`), or any raw body. */
   | { status: number; errorType?: string; message?: string; headers?: Record<string, string>; body?: string };
 
+/** How the server answers one request of a batch, by `custom_id`; others are answered as `/v1/messages` would. */
+export type BatchScriptedResult = 'errored' | 'expired' | 'canceled' | 'refusal' | 'text-only' | { toolInput: unknown };
+
+/** A batch the server holds: its requests, and how many polls it stays in progress. */
+interface FakeBatch {
+  id: string;
+  requests: { custom_id: string; params: MessagesRequestBody }[];
+  pollsLeft: number;
+  createdAt: string;
+}
+
 interface SystemBlock {
   type: string;
   text: string;
@@ -78,8 +89,15 @@ export class FakeAnthropicMessagesServer extends LocalHttpServer {
   expectedApiKey?: string;
   /** The model's answers; reset to placeholder values matching the tool's schema. */
   respond: MessagesResponder = sampleResponder;
+  /** Message Batches: how many retrieves answer `in_progress` before a batch has ended. */
+  batchPollsInProgress = 0;
+  /** Message Batches: scripted results by `custom_id`. */
+  readonly batchScript = new Map<string, BatchScriptedResult>();
+  /** Message Batches created so far, by id. */
+  readonly batches = new Map<string, FakeBatch>();
   private readonly cachedPrefixes = new Set<string>();
   private sequence = 0;
+  private baseUrl = '';
 
   /** A 429 asking for `retryAfterSeconds`; `retry-after-ms` makes the SDK itself wait only 10 ms. */
   static rateLimited(retryAfterSeconds: number): ScriptedReply {
@@ -101,8 +119,9 @@ export class FakeAnthropicMessagesServer extends LocalHttpServer {
   }
 
   /** Listens on 127.0.0.1, on a free port; returns the base URL to configure (without `/v1`). */
-  start(): Promise<string> {
-    return this.listen('');
+  async start(): Promise<string> {
+    this.baseUrl = await this.listen('');
+    return this.baseUrl;
   }
 
   /** Forgets requests, script, cache and settings between tests. */
@@ -113,6 +132,9 @@ export class FakeAnthropicMessagesServer extends LocalHttpServer {
     this.rejectsForcedToolChoice = false;
     this.expectedApiKey = undefined;
     this.respond = sampleResponder;
+    this.batchPollsInProgress = 0;
+    this.batchScript.clear();
+    this.batches.clear();
   }
 
   protected async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -137,7 +159,9 @@ export class FakeAnthropicMessagesServer extends LocalHttpServer {
       body,
     });
     const requestId = `req_fake_${++this.sequence}`;
-    if (req.method !== 'POST' || req.url?.split('?')[0] !== '/v1/messages') {
+    const path = req.url?.split('?')[0] ?? '';
+    const batchPath = /^\/v1\/messages\/batches(?:\/([^/]+)(\/results)?)?$/u.exec(path);
+    if (!batchPath && (req.method !== 'POST' || path !== '/v1/messages')) {
       return this.error(res, requestId, { status: 404, errorType: 'not_found_error', message: 'Not found' });
     }
     if (this.expectedApiKey !== undefined && apiKey !== this.expectedApiKey) {
@@ -149,12 +173,71 @@ export class FakeAnthropicMessagesServer extends LocalHttpServer {
       return;
     }
     if (typeof reply === 'object' && 'status' in reply) return this.error(res, requestId, reply);
+    if (batchPath) return this.batchRoute(req.method ?? '', batchPath[1], Boolean(batchPath[2]), body, res, requestId);
+    const message = this.messageFor(body, reply);
+    if (message.status !== undefined) return this.error(res, requestId, { ...message, status: message.status });
+    res.writeHead(200, { 'content-type': 'application/json', 'request-id': requestId });
+    res.end(JSON.stringify(message));
+  }
+
+  /** The Message Batches API: create, retrieve (in progress for `batchPollsInProgress` retrieves, then ended), results as JSONL. */
+  private batchRoute(method: string, id: string | undefined, results: boolean, body: unknown, res: ServerResponse, requestId: string): void {
+    if (method === 'POST' && !id) {
+      const requests = (body as { requests?: FakeBatch['requests'] }).requests ?? [];
+      const batch: FakeBatch = { id: `msgbatch_fake_${this.sequence}`, requests, pollsLeft: this.batchPollsInProgress, createdAt: new Date().toISOString() };
+      this.batches.set(batch.id, batch);
+      return this.json(res, requestId, this.batchObject(batch, false));
+    }
+    const batch = id ? this.batches.get(id) : undefined;
+    if (method !== 'GET' || !batch) return this.error(res, requestId, { status: 404, errorType: 'not_found_error', message: 'Not found' });
+    if (!results) {
+      const ended = batch.pollsLeft <= 0;
+      batch.pollsLeft--;
+      return this.json(res, requestId, this.batchObject(batch, ended));
+    }
+    const lines = batch.requests.map((r) => {
+      const scripted = this.batchScript.get(r.custom_id);
+      if (scripted === 'errored') return { custom_id: r.custom_id, result: { type: 'errored', error: { type: 'error', error: { type: 'invalid_request_error', message: 'scripted' }, request_id: null } } };
+      if (scripted === 'expired' || scripted === 'canceled') return { custom_id: r.custom_id, result: { type: scripted } };
+      const message = this.messageFor(r.params, scripted ?? 'ok');
+      if (message.status !== undefined) return { custom_id: r.custom_id, result: { type: 'errored', error: { type: 'error', error: { type: message.errorType, message: message.message }, request_id: null } } };
+      return { custom_id: r.custom_id, result: { type: 'succeeded', message } };
+    });
+    res.writeHead(200, { 'content-type': 'application/binary', 'request-id': requestId });
+    res.end(lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+  }
+
+  private batchObject(batch: FakeBatch, ended: boolean) {
+    const n = batch.requests.length;
+    const failed = (kind: string) => (ended ? batch.requests.filter((r) => this.batchScript.get(r.custom_id) === kind).length : 0);
+    const [errored, expired, canceled] = [failed('errored'), failed('expired'), failed('canceled')];
+    return {
+      id: batch.id,
+      type: 'message_batch',
+      processing_status: ended ? 'ended' : 'in_progress',
+      request_counts: { processing: ended ? 0 : n, succeeded: ended ? n - errored - expired - canceled : 0, errored, canceled, expired },
+      created_at: batch.createdAt,
+      ended_at: ended ? new Date().toISOString() : null,
+      expires_at: new Date(Date.now() + 86_400_000).toISOString(),
+      archived_at: null,
+      cancel_initiated_at: null,
+      results_url: ended ? `${this.baseUrl}/v1/messages/batches/${batch.id}/results` : null,
+    };
+  }
+
+  private json(res: ServerResponse, requestId: string, body: unknown): void {
+    res.writeHead(200, { 'content-type': 'application/json', 'request-id': requestId });
+    res.end(JSON.stringify(body));
+  }
+
+  /** The message the model answers `body` with (or the 400 of a refused forced tool choice). */
+  private messageFor(body: MessagesRequestBody, reply: Exclude<ScriptedReply, 'hang' | { status: number }> | BatchScriptedResult) {
     if (this.rejectsForcedToolChoice && body.tool_choice?.type === 'tool') {
-      return this.error(res, requestId, {
+      return {
         status: 400,
         errorType: 'invalid_request_error',
         message: 'Forced tool use is not supported for this model: use tool_choice "auto" or "none".',
-      });
+      };
     }
     const prompt = userText(body);
     const forced = body.tool_choice?.type === 'tool' || body.tool_choice?.type === 'any';
@@ -171,10 +254,10 @@ export class FakeAnthropicMessagesServer extends LocalHttpServer {
       stopReason = 'refusal';
     } else {
       if (!forced) content.push({ type: 'text', text: 'Reading the excerpts.', citations: null });
-      const input = typeof reply === 'object' ? reply.toolInput : this.respond(body, prompt);
+      const input = typeof reply === 'object' && 'toolInput' in reply ? reply.toolInput : this.respond(body, prompt);
       content.push({ type: 'tool_use', id: `toolu_fake_${this.sequence}`, name: toolName, input, caller: { type: 'direct' } });
     }
-    const message = {
+    return {
       id: `msg_fake_${this.sequence}`,
       type: 'message',
       role: 'assistant',
@@ -185,8 +268,6 @@ export class FakeAnthropicMessagesServer extends LocalHttpServer {
       container: null,
       usage: { ...this.usage(body, prompt), output_tokens: tokensOf(JSON.stringify(content)) },
     };
-    res.writeHead(200, { 'content-type': 'application/json', 'request-id': requestId });
-    res.end(JSON.stringify(message));
   }
 
   /** Input tokens, split as the API does between the cached prefix (written once, then read) and the rest. */
