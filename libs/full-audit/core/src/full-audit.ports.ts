@@ -1,6 +1,6 @@
 import type { Page, PageRequest } from '@svc/kernel';
 import type { Claim } from '@svc/text';
-import type { FullAuditConflict, FullAuditExcerpt, FullAuditState, LinkedQuestion } from './full-audit-conflict';
+import type { FullAuditConflict, FullAuditExcerpt, FullAuditFinding, FullAuditState, LinkedQuestion } from './full-audit-conflict';
 
 /** Which documents the caller may see: all, or only these (the owner-visibility rule). */
 export type Visible = 'all' | string[];
@@ -43,6 +43,8 @@ export abstract class FullAuditConflictRepository {
   abstract update(key: { id: string; version: number }, changes: FullAuditChanges): Promise<boolean>;
   /** Conflicts in these states, counted over visible documents. */
   abstract count(instanceId: string, states: FullAuditState[], visible: Visible): Promise<number>;
+  /** The instance's conflicts with these fingerprints (any state). */
+  abstract withFingerprints(instanceId: string, fingerprints: string[]): Promise<FullAuditConflict[]>;
 }
 
 /** The claims of one document, as the last extraction read them. */
@@ -128,6 +130,31 @@ export abstract class ScanStore {
   abstract abandonStale(startedBefore: Date, at: Date): Promise<number>;
   /** Instances whose last completed full scan finished before `before` and that run none now (a settle reads no document: it does not count). */
   abstract dueForRescan(before: Date): Promise<string[]>;
+}
+
+/** Candidates submitted to the model in a batch, until its verdicts are applied. */
+export interface PendingModelBatch {
+  batchId: string;
+  instanceId: string;
+  /** The candidates as submitted, in order (the model answers them group by group in this order). */
+  candidates: FullAuditFinding[];
+  /** The content version of each candidate's documents when submitted: a document changed since was judged again by its change. */
+  contentHashes: Record<string, string>;
+  submittedAt: Date;
+}
+
+export abstract class ModelBatchStore {
+  abstract add(batch: PendingModelBatch): Promise<void>;
+  /** The batch while its verdicts are not applied; null afterwards or when unknown. */
+  abstract pending(batchId: string): Promise<PendingModelBatch | null>;
+  /** Fingerprints of the instance's candidates awaiting a batch's verdicts. */
+  abstract pendingFingerprints(instanceId: string): Promise<Set<string>>;
+  /** How many of the instance's candidates await a batch's verdicts. */
+  abstract awaiting(instanceId: string): Promise<number>;
+  /** Marks the batch's verdicts applied; false when they already were. */
+  abstract applied(batchId: string, at: Date): Promise<boolean>;
+  /** Batches awaiting verdicts submitted before `before` (the sweep polls them). */
+  abstract pendingSince(before: Date): Promise<{ instanceId: string; batchId: string }[]>;
 }
 
 /** A document with its passages, as the repository gives them. */

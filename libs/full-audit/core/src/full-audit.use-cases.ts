@@ -5,7 +5,7 @@ import type { AnswerKind, DraftRecommendation, ExtractedAnswer, Passage } from '
 import { AuditInstanceAccess, DocumentVisibility, GetInstanceStep } from '@svc/workspace-core';
 import type { CompanionRecommendation, FullAuditConflict, FullAuditState } from './full-audit-conflict';
 import { concurrentFullAuditEdit, forbiddenFullAuditMove, fullAuditConflictNotFound } from './full-audit.errors';
-import { FullAuditChanges, FullAuditConflictRepository, ScanState, ScanStore, Visible } from './full-audit.ports';
+import { FullAuditChanges, FullAuditConflictRepository, ModelBatchStore, ScanState, ScanStore, Visible } from './full-audit.ports';
 import { FullAuditMove, fullAuditTransition } from './full-audit.states';
 import { CompanionRecommendationView, FullAuditConflictView, FullAuditViews, isVisibleFullAudit, recommendationViewOf } from './full-audit-views';
 
@@ -107,16 +107,18 @@ export interface FullAuditScanProgress {
 
 /**
  * `have-to-show` (BEHAVIOUR.md §6): `show` once the instance is in RUNNING_PHASE and one full scan has
- * completed; `scan` says how the running scan (else the last one) is progressing, null before any.
+ * completed; `scan` says how the running scan (else the last one) is progressing, null before any;
+ * `awaiting_model` how many candidates await the model's verdicts in a batch (they are raised once confirmed).
  */
 @Injectable()
 export class HaveToShowFullAudit {
   constructor(
     private readonly steps: GetInstanceStep,
     private readonly scans: ScanStore,
+    private readonly batches: ModelBatchStore,
   ) {}
 
-  async execute(input: { access: AuditInstanceAccess }): Promise<{ show: boolean; scan: FullAuditScanProgress | null }> {
+  async execute(input: { access: AuditInstanceAccess }): Promise<{ show: boolean; scan: FullAuditScanProgress | null; awaiting_model: number }> {
     const { instanceId } = input.access;
     const [step, completed, running] = [await this.steps.execute(instanceId), await this.scans.lastCompleted(instanceId), await this.scans.running(instanceId)];
     const scan = running ?? completed;
@@ -132,7 +134,7 @@ export class HaveToShowFullAudit {
           findings: scan.findings,
         }
       : null;
-    return { show: step === 'RUNNING_PHASE' && completed !== null, scan: progress };
+    return { show: step === 'RUNNING_PHASE' && completed !== null, scan: progress, awaiting_model: await this.batches.awaiting(instanceId) };
   }
 }
 

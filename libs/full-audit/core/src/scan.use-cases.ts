@@ -1,10 +1,10 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { DocumentChangedPayload, FullAuditExtractPayload, FullAuditJudgePayload, FullAuditScanPayload, JOB_NAMES } from '@svc/contracts';
-import { ActivityLog, Clock, DomainError, IdGenerator, JobQueue, UnitOfWork } from '@svc/kernel';
+import { DocumentChangedPayload, FullAuditCollectPayload, FullAuditExtractPayload, FullAuditJudgePayload, FullAuditScanPayload, JOB_NAMES } from '@svc/contracts';
+import { ActivityLog, Clock, DomainError, IdGenerator, JobQueue, loggableError, UnitOfWork } from '@svc/kernel';
 import { CLAIM_JUDGE, findContradictions, informativeLimit } from '@svc/text';
 import { GetInstanceStep } from '@svc/workspace-core';
 import type { FullAuditConflict, FullAuditFinding } from './full-audit-conflict';
-import { blockKey, ClaimBlock, ClaimStore, DocumentClaims, FullAuditChanges, FullAuditConflictRepository, QuestionLinks, ScanSource, ScanStore } from './full-audit.ports';
+import { blockKey, ClaimBlock, ClaimStore, DocumentClaims, FullAuditChanges, FullAuditConflictRepository, ModelBatchStore, QuestionLinks, ScanSource, ScanStore } from './full-audit.ports';
 import { changedAtOf, claimsOfDocument, DocumentNames, findingOf } from './findings';
 import { ClaimJudge } from './judge/claim-judge';
 import { planScan, ScanStep } from './scan-plan';
@@ -26,6 +26,8 @@ export const FULL_AUDIT_SCAN = {
    * changed documents. A small repository settles after any change.
    */
   settleShare: 0.01,
+  /** A batch still unanswered this long after it was submitted is given up: the rule-based verdict stands (the API expires batches after 24 h). */
+  batchExpiryHours: 25,
 };
 
 /** Whether documents judged incrementally since the last full judgement call for a settle (pure). */
@@ -42,12 +44,21 @@ export class FullAuditSettings {
     readonly chunkDocuments = 25,
     /** Seconds after incremental judgements before a settle (FULL_AUDIT_SCAN.settleShare); 0: never. */
     readonly settleSeconds = 60,
+    /**
+     * New candidates of a full judgement from which the model (when it has batches) judges them in one
+     * Message Batch, answered later at about half the price, instead of one call per 20; 0: never.
+     */
+    readonly modelBatchMin = 50,
+    /** Seconds between two polls of a batch submitted to the model (the first one too). */
+    readonly batchPollSeconds = 60,
   ) {}
 }
 
 const judgeJob = (instanceId: string) => ({ dedupeKey: `full-audit.judge:${instanceId}`, delayMs: FULL_AUDIT_SCAN.judgeDelayMs });
 /** One queued full scan per instance: a change before the first scan, the schedule and a sweep on another replica ask once. */
 const scanJob = (instanceId: string) => ({ dedupeKey: `full-audit.scan:${instanceId}` });
+/** One queued poll per batch. */
+const collectJob = (batchId: string, delayMs: number) => ({ dedupeKey: `full-audit.collect:${batchId}`, delayMs });
 /** One queued settle per instance, after a delay: a burst of changes is settled once. */
 const settleJob = (instanceId: string, seconds: number) => ({ dedupeKey: `full-audit.settle:${instanceId}`, delayMs: seconds * 1000 });
 /** Let the event loop serve requests between two documents (claim extraction is CPU work). */
@@ -204,81 +215,29 @@ export class RescanChangedDocument {
   }
 }
 
+/** What a judgement raises: a new finding, or one coming back after it had disappeared; null for the other steps. */
+function raisedBy(step: ScanStep): FullAuditFinding | null {
+  if (step.kind === 'insert') return step.finding;
+  return step.kind === 'move' && step.finding && step.event === 'returned' ? step.finding : null;
+}
+
 /**
- * Judges the claims (job `full-audit.judge`, ANALYSIS.md §4 steps 2-4): once every chunk of a running
- * full scan is read, the whole repository, reconciled with every stored conflict, and the scan
- * completes; otherwise the documents marked as changed, reconciled with the conflicts touching them
- * (read with the documents sharing a block with them and the repository's statistics, so the findings
- * touching them are those of a full judgement). Pairs the changes do not touch are not judged again,
- * although the statistics moved: once enough documents changed (`settleDue`), a settle is queued.
- * Outcome: counts of what changed.
+ * Writes what a judgement decided (the judge's steps, or a batch's confirmed candidates): in
+ * transactions of FULL_AUDIT_SCAN.writeBatch steps, with the questions linked to each finding and the
+ * activity log. Returns how many of each event happened.
  */
 @Injectable()
-export class JudgeFullAudit {
-  private readonly logger = new Logger(JudgeFullAudit.name);
-
+export class ScanStepWriter {
   constructor(
-    private readonly steps: GetInstanceStep,
-    private readonly scans: ScanStore,
-    private readonly claims: ClaimStore,
     private readonly conflicts: FullAuditConflictRepository,
-    private readonly source: ScanSource,
     private readonly links: QuestionLinks,
-    private readonly judgeModel: ClaimJudge,
     private readonly activity: ActivityLog,
-    private readonly settings: FullAuditSettings,
-    private readonly jobs: JobQueue,
     private readonly ids: IdGenerator,
     private readonly clock: Clock,
     private readonly uow: UnitOfWork,
   ) {}
 
-  async execute(payload: FullAuditJudgePayload): Promise<string> {
-    const { instanceId } = payload;
-    const facts = await this.steps.facts(instanceId);
-    if (!facts) return 'no_instance';
-    const scan = await this.scans.running(instanceId);
-    if (scan) {
-      const done = await this.scans.chunksDone(scan.id);
-      if (done < scan.chunks) return `waiting ${done}/${scan.chunks}`;
-      const startedAt = this.clock.now();
-      const result = await this.judge(instanceId, facts.organizationId, null);
-      await this.uow.run(async () => {
-        await this.claims.clearDirty(instanceId, startedAt);
-        await this.claims.resetDrift(instanceId);
-        await this.scans.complete(scan.id, this.clock.now(), result.found);
-      });
-      return `full ${scan.id}: ${result.summary}`;
-    }
-    const outcomes: string[] = [];
-    let judged = 0;
-    for (let round = 0; round < FULL_AUDIT_SCAN.maxRounds; round++) {
-      const dirty = await this.claims.dirty(instanceId);
-      if (dirty.length === 0) break;
-      const upTo = new Date(Math.max(...dirty.map((d) => d.markedAt.getTime())));
-      const result = await this.judge(instanceId, facts.organizationId, new Set(dirty.map((d) => d.documentId)));
-      await this.uow.run(() => this.claims.clearDirty(instanceId, upTo));
-      outcomes.push(`incremental ${dirty.length}: ${result.summary}`);
-      judged += dirty.length;
-    }
-    if (judged > 0 && this.settings.settleSeconds > 0 && settleDue(await this.claims.drift(instanceId, judged))) {
-      await this.uow.run(() => this.jobs.enqueue(JOB_NAMES.fullAuditScan, { instanceId, reason: 'settle' }, settleJob(instanceId, this.settings.settleSeconds)));
-      outcomes.push(`settle in ${this.settings.settleSeconds} s`);
-    }
-    return outcomes.join('; ') || 'nothing_changed';
-  }
-
-  private async judge(instanceId: string, organizationId: string, touching: Set<string> | null): Promise<{ found: number; summary: string }> {
-    const { documents: all, statistics } = await this.claimsToJudge(instanceId, touching);
-    const contradictions = findContradictions(all.flatMap((d) => d.claims), touching ? { touching, statistics } : {});
-    const names = await this.namesOf([...new Set(contradictions.flatMap((c) => c.claims.map((claim) => claim.documentId)))], instanceId);
-    const findings = contradictions.map((c) => findingOf(c, names));
-    const existing = await this.conflicts.inScope(instanceId, touching ? [...touching] : null);
-    const planned = planScan(existing, findings, changedAtOf(all));
-    // The model (when configured) confirms what would be raised: new findings and those coming back; the others were raised before.
-    const raised = planned.flatMap((step) => (step.kind === 'insert' ? [step.finding] : step.kind === 'move' && step.finding && step.event === 'returned' ? [step.finding] : []));
-    const confirmed = raised.length > 0 ? await this.judgeModel.confirm(raised) : new Set<string>();
-    const steps = planned.filter((step) => !(step.kind === 'insert' || (step.kind === 'move' && step.event === 'returned')) || confirmed.has((step.kind === 'insert' ? step.finding : step.conflict).fingerprint));
+  async write(instanceId: string, organizationId: string, steps: ScanStep[]): Promise<Record<string, number>> {
     const links = await this.linksOf(instanceId, steps);
     const counts: Record<string, number> = {};
     for (let i = 0; i < steps.length; i += FULL_AUDIT_SCAN.writeBatch) {
@@ -290,35 +249,7 @@ export class JudgeFullAudit {
         }
       });
     }
-    const summary = `${findings.length} found` + Object.entries(counts).map(([k, n]) => `, ${n} ${k}`).join('');
-    this.logger.log({ instanceId, touching: touching?.size ?? 'all', claims: all.reduce((n, d) => n + d.claims.length, 0), summary }, 'full-audit judgement recorded');
-    return { found: findings.length, summary };
-  }
-
-  /**
-   * Every claim for a full judgement. For an incremental one, only the changed documents and those
-   * sharing a block with them (blocks the judge would skip as too common or too large left out), with
-   * the repository's statistics, so the findings are those a full judgement would give for them.
-   */
-  private async claimsToJudge(instanceId: string, touching: Set<string> | null): Promise<{ documents: DocumentClaims[]; statistics?: { documentFrequency: Map<string, number>; claims: number } }> {
-    if (!touching) return { documents: await this.claims.all(instanceId) };
-    const changed = await this.claims.ofDocuments(instanceId, [...touching]);
-    const blocks = new Map<string, ClaimBlock>();
-    for (const c of changed.flatMap((d) => d.claims)) for (const stem of c.subject) blocks.set(blockKey({ attribute: c.attribute, stem }), { attribute: c.attribute, stem });
-    const own = await this.claims.statistics(instanceId, [...new Set([...blocks.values()].map((b) => b.stem))]);
-    const limit = informativeLimit(own.claims);
-    const informative = [...blocks.values()].filter((b) => (own.documentFrequency.get(b.stem) ?? 0) <= limit);
-    const sizes = await this.claims.blockSizes(instanceId, informative);
-    const near = await this.claims.documentsInBlocks(instanceId, informative.filter((b) => (sizes.get(blockKey(b)) ?? 0) <= CLAIM_JUDGE.maxBlockSize));
-    const documents = [...changed, ...(await this.claims.ofDocuments(instanceId, near.filter((id) => !touching.has(id))))];
-    const statistics = await this.claims.statistics(instanceId, [...new Set(documents.flatMap((d) => d.claims.flatMap((c) => c.subject)))]);
-    return { documents, statistics };
-  }
-
-  private async namesOf(documentIds: string[], instanceId: string): Promise<DocumentNames> {
-    const names: DocumentNames = new Map();
-    for (let i = 0; i < documentIds.length; i += 100) for (const [id, n] of await this.source.names(instanceId, documentIds.slice(i, i + 100))) names.set(id, n);
-    return names;
+    return counts;
   }
 
   private linksOf(instanceId: string, steps: ScanStep[]): Promise<Map<string, FullAuditConflict['linkedQuestions']>> {
@@ -381,6 +312,192 @@ export class JudgeFullAudit {
 }
 
 /**
+ * Judges the claims (job `full-audit.judge`, ANALYSIS.md §4 steps 2-4): once every chunk of a running
+ * full scan is read, the whole repository, reconciled with every stored conflict, and the scan
+ * completes; otherwise the documents marked as changed, reconciled with the conflicts touching them
+ * (read with the documents sharing a block with them and the repository's statistics, so the findings
+ * touching them are those of a full judgement). Pairs the changes do not touch are not judged again,
+ * although the statistics moved: once enough documents changed (`settleDue`), a settle is queued.
+ * Outcome: counts of what changed.
+ */
+@Injectable()
+export class JudgeFullAudit {
+  private readonly logger = new Logger(JudgeFullAudit.name);
+
+  constructor(
+    private readonly steps: GetInstanceStep,
+    private readonly scans: ScanStore,
+    private readonly claims: ClaimStore,
+    private readonly conflicts: FullAuditConflictRepository,
+    private readonly source: ScanSource,
+    private readonly judgeModel: ClaimJudge,
+    private readonly batches: ModelBatchStore,
+    private readonly writer: ScanStepWriter,
+    private readonly settings: FullAuditSettings,
+    private readonly jobs: JobQueue,
+    private readonly clock: Clock,
+    private readonly uow: UnitOfWork,
+  ) {}
+
+  async execute(payload: FullAuditJudgePayload): Promise<string> {
+    const { instanceId } = payload;
+    const facts = await this.steps.facts(instanceId);
+    if (!facts) return 'no_instance';
+    const scan = await this.scans.running(instanceId);
+    if (scan) {
+      const done = await this.scans.chunksDone(scan.id);
+      if (done < scan.chunks) return `waiting ${done}/${scan.chunks}`;
+      const startedAt = this.clock.now();
+      const result = await this.judge(instanceId, facts.organizationId, null);
+      await this.uow.run(async () => {
+        await this.claims.clearDirty(instanceId, startedAt);
+        await this.claims.resetDrift(instanceId);
+        await this.scans.complete(scan.id, this.clock.now(), result.found);
+      });
+      return `full ${scan.id}: ${result.summary}`;
+    }
+    const outcomes: string[] = [];
+    let judged = 0;
+    for (let round = 0; round < FULL_AUDIT_SCAN.maxRounds; round++) {
+      const dirty = await this.claims.dirty(instanceId);
+      if (dirty.length === 0) break;
+      const upTo = new Date(Math.max(...dirty.map((d) => d.markedAt.getTime())));
+      const result = await this.judge(instanceId, facts.organizationId, new Set(dirty.map((d) => d.documentId)));
+      await this.uow.run(() => this.claims.clearDirty(instanceId, upTo));
+      outcomes.push(`incremental ${dirty.length}: ${result.summary}`);
+      judged += dirty.length;
+    }
+    if (judged > 0 && this.settings.settleSeconds > 0 && settleDue(await this.claims.drift(instanceId, judged))) {
+      await this.uow.run(() => this.jobs.enqueue(JOB_NAMES.fullAuditScan, { instanceId, reason: 'settle' }, settleJob(instanceId, this.settings.settleSeconds)));
+      outcomes.push(`settle in ${this.settings.settleSeconds} s`);
+    }
+    return outcomes.join('; ') || 'nothing_changed';
+  }
+
+  private async judge(instanceId: string, organizationId: string, touching: Set<string> | null): Promise<{ found: number; summary: string }> {
+    const { documents: all, statistics } = await this.claimsToJudge(instanceId, touching);
+    const contradictions = findContradictions(all.flatMap((d) => d.claims), touching ? { touching, statistics } : {});
+    const names = await this.namesOf([...new Set(contradictions.flatMap((c) => c.claims.map((claim) => claim.documentId)))], instanceId);
+    const findings = contradictions.map((c) => findingOf(c, names));
+    const existing = await this.conflicts.inScope(instanceId, touching ? [...touching] : null);
+    const planned = planScan(existing, findings, changedAtOf(all));
+    // The model (when configured) confirms what would be raised: new findings and those coming back; the others were raised before.
+    // A full judgement leaves the candidates awaiting a batch's verdicts to that batch.
+    const pending = touching ? new Set<string>() : await this.batches.pendingFingerprints(instanceId);
+    const raised = planned.map(raisedBy).filter((f): f is FullAuditFinding => f !== null && !pending.has(f.fingerprint));
+    const { confirmed, batched } = await this.verdicts(instanceId, raised, touching === null, all);
+    const steps = planned.filter((step) => {
+      const finding = raisedBy(step);
+      return !finding || confirmed.has(finding.fingerprint);
+    });
+    const counts = await this.writer.write(instanceId, organizationId, steps);
+    const summary = `${findings.length} found` + Object.entries(counts).map(([k, n]) => `, ${n} ${k}`).join('') + (batched ? `, ${raised.length} awaiting the model's batch ${batched}` : '');
+    this.logger.log({ instanceId, touching: touching?.size ?? 'all', claims: all.reduce((n, d) => n + d.claims.length, 0), summary }, 'full-audit judgement recorded');
+    return { found: findings.length, summary };
+  }
+
+  /**
+   * The candidates to raise now. A full judgement with at least `modelBatchMin` candidates, on a model
+   * with batches, submits them in one batch and raises none now: `CollectModelBatch` raises those the
+   * model confirms once the batch has ended. Otherwise (or when the batch cannot be submitted) the
+   * model confirms them call by call, and the rule-based verdict stands where it cannot.
+   */
+  private async verdicts(instanceId: string, raised: FullAuditFinding[], full: boolean, documents: DocumentClaims[]): Promise<{ confirmed: Set<string>; batched?: string }> {
+    if (raised.length === 0) return { confirmed: new Set() };
+    if (full && this.judgeModel.batches && this.settings.modelBatchMin > 0 && raised.length >= this.settings.modelBatchMin) {
+      try {
+        const batchId = await this.judgeModel.submit(raised);
+        const versions = new Map(documents.map((d) => [d.documentId, d.contentHash]));
+        const contentHashes = Object.fromEntries([...new Set(raised.flatMap((f) => f.documentIds))].map((id) => [id, versions.get(id) ?? '']));
+        await this.uow.run(async () => {
+          await this.batches.add({ batchId, instanceId, candidates: raised, contentHashes, submittedAt: this.clock.now() });
+          await this.jobs.enqueue(JOB_NAMES.fullAuditCollect, { instanceId, batchId }, collectJob(batchId, this.settings.batchPollSeconds * 1000));
+        });
+        this.logger.log({ instanceId, batch: batchId, candidates: raised.length, judge: this.judgeModel.name }, 'full-audit candidates submitted to the model in a batch');
+        return { confirmed: new Set(), batched: batchId };
+      } catch (error) {
+        this.logger.warn({ instanceId, candidates: raised.length, judge: this.judgeModel.name, error: loggableError(error) }, 'the model batch could not be submitted; the candidates are judged call by call');
+      }
+    }
+    return { confirmed: await this.judgeModel.confirm(raised) };
+  }
+
+  /**
+   * Every claim for a full judgement. For an incremental one, only the changed documents and those
+   * sharing a block with them (blocks the judge would skip as too common or too large left out), with
+   * the repository's statistics, so the findings are those a full judgement would give for them.
+   */
+  private async claimsToJudge(instanceId: string, touching: Set<string> | null): Promise<{ documents: DocumentClaims[]; statistics?: { documentFrequency: Map<string, number>; claims: number } }> {
+    if (!touching) return { documents: await this.claims.all(instanceId) };
+    const changed = await this.claims.ofDocuments(instanceId, [...touching]);
+    const blocks = new Map<string, ClaimBlock>();
+    for (const c of changed.flatMap((d) => d.claims)) for (const stem of c.subject) blocks.set(blockKey({ attribute: c.attribute, stem }), { attribute: c.attribute, stem });
+    const own = await this.claims.statistics(instanceId, [...new Set([...blocks.values()].map((b) => b.stem))]);
+    const limit = informativeLimit(own.claims);
+    const informative = [...blocks.values()].filter((b) => (own.documentFrequency.get(b.stem) ?? 0) <= limit);
+    const sizes = await this.claims.blockSizes(instanceId, informative);
+    const near = await this.claims.documentsInBlocks(instanceId, informative.filter((b) => (sizes.get(blockKey(b)) ?? 0) <= CLAIM_JUDGE.maxBlockSize));
+    const documents = [...changed, ...(await this.claims.ofDocuments(instanceId, near.filter((id) => !touching.has(id))))];
+    const statistics = await this.claims.statistics(instanceId, [...new Set(documents.flatMap((d) => d.claims.flatMap((c) => c.subject)))]);
+    return { documents, statistics };
+  }
+
+  private async namesOf(documentIds: string[], instanceId: string): Promise<DocumentNames> {
+    const names: DocumentNames = new Map();
+    for (let i = 0; i < documentIds.length; i += 100) for (const [id, n] of await this.source.names(instanceId, documentIds.slice(i, i + 100))) names.set(id, n);
+    return names;
+  }
+}
+
+/**
+ * The model's verdicts on a batch of candidates (job `full-audit.collect`, queued when the batch is
+ * submitted, then by every sweep until applied): while the batch runs, nothing (`in_progress`); once
+ * it has ended, the candidates the model confirms (and those it did not answer: the rule-based verdict)
+ * are raised, unless one of their documents changed since they were submitted (that change was
+ * judged again by itself). A batch unanswered after FULL_AUDIT_SCAN.batchExpiryHours keeps the
+ * rule-based verdict. Idempotent. Outcome: `in_progress`, `applied_already`, or what was raised.
+ */
+@Injectable()
+export class CollectModelBatch {
+  private readonly logger = new Logger(CollectModelBatch.name);
+
+  constructor(
+    private readonly steps: GetInstanceStep,
+    private readonly batches: ModelBatchStore,
+    private readonly claims: ClaimStore,
+    private readonly conflicts: FullAuditConflictRepository,
+    private readonly judgeModel: ClaimJudge,
+    private readonly writer: ScanStepWriter,
+    private readonly clock: Clock,
+    private readonly uow: UnitOfWork,
+  ) {}
+
+  async execute(payload: FullAuditCollectPayload): Promise<string> {
+    const batch = await this.batches.pending(payload.batchId);
+    if (!batch) return 'applied_already';
+    const facts = await this.steps.facts(batch.instanceId);
+    if (!facts) return 'no_instance';
+    let kept = await this.judgeModel.collect(batch.batchId, batch.candidates);
+    if (kept === null) {
+      if (this.clock.now().getTime() - batch.submittedAt.getTime() < FULL_AUDIT_SCAN.batchExpiryHours * 3_600_000) return 'in_progress';
+      this.logger.warn({ instanceId: batch.instanceId, batch: batch.batchId, candidates: batch.candidates.length }, 'the model batch was not answered in time; the rule-based verdict stands');
+      kept = new Set(batch.candidates.map((c) => c.fingerprint));
+    }
+    const current = await this.claims.contentHashes(batch.instanceId, Object.keys(batch.contentHashes));
+    const unchanged = batch.candidates.filter((c) => kept.has(c.fingerprint) && c.documentIds.every((id) => current.get(id) === batch.contentHashes[id]));
+    const stored = new Map((await this.conflicts.withFingerprints(batch.instanceId, unchanged.map((c) => c.fingerprint))).map((c) => [c.fingerprint, c]));
+    const steps: ScanStep[] = unchanged.flatMap((finding): ScanStep[] => {
+      const conflict = stored.get(finding.fingerprint);
+      if (!conflict) return [{ kind: 'insert', finding }];
+      return conflict.state === 'DISAPPEARED' ? [{ kind: 'move', conflict, finding, state: 'DETECTED', event: 'returned' }] : [];
+    });
+    const counts = await this.writer.write(batch.instanceId, facts.organizationId, steps);
+    await this.uow.run(() => this.batches.applied(batch.batchId, this.clock.now()));
+    return `applied ${batch.batchId}: ${batch.candidates.length} candidates, ${kept.size} confirmed` + Object.entries(counts).map(([k, n]) => `, ${n} ${k}`).join('');
+  }
+}
+
+/**
  * What the workers do every sweep: queue the judgement of changes still waiting (a change that
  * arrived while a judgement was finishing), and the full rescans the schedule calls for. Duplicate
  * jobs are refused by their dedupe keys, so every worker replica may sweep. Outcome: counts.
@@ -390,23 +507,27 @@ export class SweepFullAudit {
   constructor(
     private readonly claims: ClaimStore,
     private readonly scans: ScanStore,
+    private readonly batches: ModelBatchStore,
     private readonly settings: FullAuditSettings,
     private readonly jobs: JobQueue,
     private readonly clock: Clock,
     private readonly uow: UnitOfWork,
   ) {}
 
-  async execute(): Promise<{ judged: number; rescans: number; abandoned: number }> {
+  async execute(): Promise<{ judged: number; rescans: number; abandoned: number; polled: number }> {
     const now = this.clock.now().getTime();
     // Changes left marked, and full scans whose chunks are all read, when their judgement job was refused as a duplicate of one finishing.
     const waiting = [...new Set([...(await this.claims.instancesWithDirty(new Date(now - 5_000))), ...(await this.scans.readToJudge(new Date(now - 5_000)))])];
     // A scan whose chunk failed for good (its job out of attempts) would block every later one: it is abandoned, the next scan reads again.
     const abandoned = await this.scans.abandonStale(new Date(now - FULL_AUDIT_SCAN.staleAfterHours * 3_600_000), this.clock.now());
     const due = this.settings.rescanHours > 0 ? await this.scans.dueForRescan(new Date(now - this.settings.rescanHours * 3_600_000)) : [];
+    // Batches submitted to the model: polled until their verdicts are applied (also when their first poll was lost).
+    const polled = await this.batches.pendingSince(new Date(now - this.settings.batchPollSeconds * 1000));
     await this.uow.run(async () => {
       for (const instanceId of waiting) await this.jobs.enqueue(JOB_NAMES.fullAuditJudge, { instanceId }, judgeJob(instanceId));
       for (const instanceId of due) await this.jobs.enqueue(JOB_NAMES.fullAuditScan, { instanceId, reason: 'schedule' }, scanJob(instanceId));
+      for (const { instanceId, batchId } of polled) await this.jobs.enqueue(JOB_NAMES.fullAuditCollect, { instanceId, batchId }, collectJob(batchId, 0));
     });
-    return { judged: waiting.length, rescans: due.length, abandoned };
+    return { judged: waiting.length, rescans: due.length, abandoned, polled: polled.length };
   }
 }

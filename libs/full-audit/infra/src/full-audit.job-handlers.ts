@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '@svc/config';
-import type { DocumentChangedPayload, FullAuditExtractPayload, FullAuditJudgePayload, FullAuditScanPayload } from '@svc/contracts';
-import { ExtractClaims, JudgeFullAudit, RescanChangedDocument, StartFullAuditScan, SweepFullAudit } from '@svc/full-audit-core';
+import type { DocumentChangedPayload, FullAuditCollectPayload, FullAuditExtractPayload, FullAuditJudgePayload, FullAuditScanPayload } from '@svc/contracts';
+import { CollectModelBatch, ExtractClaims, JudgeFullAudit, RescanChangedDocument, StartFullAuditScan, SweepFullAudit } from '@svc/full-audit-core';
 import { JobHandlerOf, JobHandlerRegistry } from '@svc/jobs';
 import { loggableError } from '@svc/kernel';
 
@@ -62,6 +62,24 @@ export class FullAuditJudgeJobHandler extends JobHandlerOf<'full-audit.judge'> {
   }
 }
 
+/** `full-audit.collect`: applies the model's verdicts on a batch of candidates once it has ended. */
+@Injectable()
+export class FullAuditCollectJobHandler extends JobHandlerOf<'full-audit.collect'> {
+  readonly job = 'full-audit.collect';
+  override readonly transactional = false;
+
+  constructor(
+    registry: JobHandlerRegistry,
+    private readonly collect: CollectModelBatch,
+  ) {
+    super(registry);
+  }
+
+  handle(payload: FullAuditCollectPayload): Promise<string> {
+    return this.collect.execute(payload);
+  }
+}
+
 /** `full-audit.document-changed`: rescans a changed document incrementally (or starts the first full scan). */
 @Injectable()
 export class FullAuditDocumentChangedJobHandler extends JobHandlerOf<'full-audit.document-changed'> {
@@ -106,8 +124,8 @@ export class FullAuditSweeper implements OnApplicationBootstrap, OnModuleDestroy
     if (this.running) return;
     this.running = true;
     try {
-      const { judged, rescans, abandoned } = await this.sweep.execute();
-      if (judged + rescans + abandoned > 0) this.logger.log({ judged, rescans, abandoned }, 'full-audit sweep queued work');
+      const { judged, rescans, abandoned, polled } = await this.sweep.execute();
+      if (judged + rescans + abandoned + polled > 0) this.logger.log({ judged, rescans, abandoned, polled }, 'full-audit sweep queued work');
     } catch (error) {
       this.logger.warn({ error: loggableError(error) }, 'full-audit sweep failed; the next one retries');
     } finally {

@@ -102,3 +102,29 @@ export class AddJudgementDrift1763700001700 implements MigrationInterface {
     await q.query(`DROP TABLE full_audit.judgement_drift`);
   }
 }
+
+/**
+ * Candidates submitted to the model in a Message Batch, until its verdicts are applied: the findings
+ * as submitted (in order), the content versions of their documents then, and the fingerprints (a full
+ * judgement does not submit a pending candidate twice).
+ */
+export class AddModelBatches1763700001800 implements MigrationInterface {
+  name = 'AddModelBatches1763700001800';
+
+  async up(q: QueryRunner): Promise<void> {
+    await q.query(`CREATE TABLE full_audit.model_batches (
+      batch_id text PRIMARY KEY,
+      instance_id text NOT NULL REFERENCES workspace.audit_instances(id) ON DELETE CASCADE,
+      candidates jsonb NOT NULL,
+      candidate_count integer NOT NULL,
+      fingerprints text[] NOT NULL,
+      content_hashes jsonb NOT NULL,
+      submitted_at timestamptz NOT NULL,
+      applied_at timestamptz)`);
+    await q.query(`CREATE INDEX full_audit_model_batches_pending ON full_audit.model_batches (instance_id) WHERE applied_at IS NULL`);
+  }
+
+  async down(q: QueryRunner): Promise<void> {
+    await q.query(`DROP TABLE full_audit.model_batches`);
+  }
+}

@@ -13,6 +13,8 @@ import {
   GetFullAuditConflict,
   HaveToShowFullAudit,
   JudgeFullAudit,
+  CollectModelBatch,
+  ScanStepWriter,
   ListFullAuditConflicts,
   ModelClaimJudge,
   MoveFullAuditConflict,
@@ -21,6 +23,7 @@ import {
   RuleBasedClaimJudge,
   ScanSource,
   ScanStore,
+  ModelBatchStore,
   SetFullAuditAnswer,
   StartFullAuditScan,
   RequestFullAuditScan,
@@ -29,8 +32,8 @@ import {
 } from '@svc/full-audit-core';
 import { QuestionConflictLinks, LocalScanSource } from './adapters';
 import { FullAuditController } from './full-audit.controller';
-import { FullAuditDocumentChangedJobHandler, FullAuditExtractJobHandler, FullAuditJudgeJobHandler, FullAuditScanJobHandler, FullAuditSweeper } from './full-audit.job-handlers';
-import { TypeOrmClaimStore, TypeOrmFullAuditConflictRepository, TypeOrmScanStore } from './full-audit.repositories';
+import { FullAuditCollectJobHandler, FullAuditDocumentChangedJobHandler, FullAuditExtractJobHandler, FullAuditJudgeJobHandler, FullAuditScanJobHandler, FullAuditSweeper } from './full-audit.job-handlers';
+import { TypeOrmClaimStore, TypeOrmFullAuditConflictRepository, TypeOrmModelBatchStore, TypeOrmScanStore } from './full-audit.repositories';
 
 const USE_CASES = [
   VisibleFullAuditConflicts,
@@ -46,6 +49,8 @@ const USE_CASES = [
   ExtractClaims,
   RescanChangedDocument,
   JudgeFullAudit,
+  ScanStepWriter,
+  CollectModelBatch,
   SweepFullAudit,
 ];
 
@@ -65,13 +70,14 @@ export class FullAuditModule {
         { provide: FullAuditConflictRepository, useClass: TypeOrmFullAuditConflictRepository },
         { provide: ClaimStore, useClass: TypeOrmClaimStore },
         { provide: ScanStore, useClass: TypeOrmScanStore },
+        { provide: ModelBatchStore, useClass: TypeOrmModelBatchStore },
         { provide: ScanSource, useClass: LocalScanSource },
         { provide: QuestionLinks, useClass: QuestionConflictLinks },
         // The configured model confirms the rule-based judge's candidates; without one, they are the findings.
         { provide: ClaimJudge, inject: [LanguageModel], useFactory: (m: LanguageModel) => (m.configured ? new ModelClaimJudge(m) : new RuleBasedClaimJudge()) },
-        { provide: FullAuditSettings, inject: [APP_CONFIG], useFactory: (c: AppConfig) => new FullAuditSettings(c.FULL_AUDIT_RESCAN_HOURS, c.FULL_AUDIT_CHUNK_DOCUMENTS, c.FULL_AUDIT_SETTLE_SECONDS) },
+        { provide: FullAuditSettings, inject: [APP_CONFIG], useFactory: (c: AppConfig) => new FullAuditSettings(c.FULL_AUDIT_RESCAN_HOURS, c.FULL_AUDIT_CHUNK_DOCUMENTS, c.FULL_AUDIT_SETTLE_SECONDS, c.FULL_AUDIT_MODEL_BATCH_MIN, c.FULL_AUDIT_MODEL_BATCH_POLL_SECONDS) },
         ...USE_CASES,
-        ...(options.withJobHandlers ? [FullAuditScanJobHandler, FullAuditExtractJobHandler, FullAuditJudgeJobHandler, FullAuditDocumentChangedJobHandler, FullAuditSweeper] : []),
+        ...(options.withJobHandlers ? [FullAuditScanJobHandler, FullAuditExtractJobHandler, FullAuditJudgeJobHandler, FullAuditCollectJobHandler, FullAuditDocumentChangedJobHandler, FullAuditSweeper] : []),
       ],
       exports: [],
     };

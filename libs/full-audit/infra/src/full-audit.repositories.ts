@@ -10,10 +10,13 @@ import {
   FullAuditChanges,
   FullAuditConflict,
   FullAuditConflictRepository,
+  FullAuditFinding,
   FullAuditListFilter,
   FullAuditScan,
   FullAuditState,
   isImportant,
+  ModelBatchStore,
+  PendingModelBatch,
   ScanStore,
   Visible,
 } from '@svc/full-audit-core';
@@ -137,6 +140,62 @@ export class TypeOrmFullAuditConflictRepository extends FullAuditConflictReposit
   async count(instanceId: string, states: FullAuditState[], visible: Visible): Promise<number> {
     const [row] = await this.q<{ n: string }>(`SELECT count(*) AS n FROM full_audit.conflicts WHERE instance_id = $1 AND state = ANY($2) AND ($3::text[] IS NULL OR document_ids && $3::text[])`, [instanceId, states, visible === 'all' ? null : visible]);
     return Number(row?.n ?? 0);
+  }
+
+  async withFingerprints(instanceId: string, fingerprints: string[]): Promise<FullAuditConflict[]> {
+    if (fingerprints.length === 0) return [];
+    const rows = await this.q<ConflictRow>(`SELECT * FROM full_audit.conflicts WHERE instance_id = $1 AND fingerprint = ANY($2)`, [instanceId, fingerprints]);
+    return rows.map(toConflict);
+  }
+}
+
+interface ModelBatchRow {
+  batch_id: string;
+  instance_id: string;
+  candidates: FullAuditFinding[];
+  content_hashes: Record<string, string>;
+  submitted_at: Date;
+}
+
+@Injectable()
+export class TypeOrmModelBatchStore extends ModelBatchStore {
+  private readonly q: Run;
+
+  constructor(uow: TypeOrmUnitOfWork) {
+    super();
+    this.q = runner(uow);
+  }
+
+  async add(b: PendingModelBatch): Promise<void> {
+    await this.q(
+      `INSERT INTO full_audit.model_batches (batch_id, instance_id, candidates, candidate_count, fingerprints, content_hashes, submitted_at) VALUES ($1, $2, $3::jsonb, $4, $5, $6::jsonb, $7)`,
+      [b.batchId, b.instanceId, JSON.stringify(b.candidates), b.candidates.length, b.candidates.map((c) => c.fingerprint), JSON.stringify(b.contentHashes), b.submittedAt],
+    );
+  }
+
+  async pending(batchId: string): Promise<PendingModelBatch | null> {
+    const [row] = await this.q<ModelBatchRow>(`SELECT batch_id, instance_id, candidates, content_hashes, submitted_at FROM full_audit.model_batches WHERE batch_id = $1 AND applied_at IS NULL`, [batchId]);
+    return row ? { batchId: row.batch_id, instanceId: row.instance_id, candidates: row.candidates, contentHashes: row.content_hashes, submittedAt: row.submitted_at } : null;
+  }
+
+  async pendingFingerprints(instanceId: string): Promise<Set<string>> {
+    const rows = await this.q<{ fingerprint: string }>(`SELECT unnest(fingerprints) AS fingerprint FROM full_audit.model_batches WHERE instance_id = $1 AND applied_at IS NULL`, [instanceId]);
+    return new Set(rows.map((r) => r.fingerprint));
+  }
+
+  async awaiting(instanceId: string): Promise<number> {
+    const [row] = await this.q<{ n: string | null }>(`SELECT sum(candidate_count) AS n FROM full_audit.model_batches WHERE instance_id = $1 AND applied_at IS NULL`, [instanceId]);
+    return Number(row?.n ?? 0);
+  }
+
+  async applied(batchId: string, at: Date): Promise<boolean> {
+    const rows = await this.q<{ batch_id: string }>(`UPDATE full_audit.model_batches SET applied_at = $2 WHERE batch_id = $1 AND applied_at IS NULL RETURNING batch_id`, [batchId, at]);
+    return rows.length === 1;
+  }
+
+  async pendingSince(before: Date): Promise<{ instanceId: string; batchId: string }[]> {
+    const rows = await this.q<{ instance_id: string; batch_id: string }>(`SELECT instance_id, batch_id FROM full_audit.model_batches WHERE applied_at IS NULL AND submitted_at < $1 ORDER BY submitted_at`, [before]);
+    return rows.map((r) => ({ instanceId: r.instance_id, batchId: r.batch_id }));
   }
 }
 

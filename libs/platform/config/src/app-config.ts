@@ -87,6 +87,13 @@ export const configSchema = z.object({
    * claims (the findings then no longer depend on the order the documents arrived in); 0: never.
    */
   FULL_AUDIT_SETTLE_SECONDS: z.coerce.number().int().min(0).max(86400).default(60),
+  /**
+   * New candidates of a full full-audit judgement from which a model with batches (Anthropic's Message
+   * Batches) judges them in one batch, answered later at about half the price, instead of call by call; 0: never.
+   */
+  FULL_AUDIT_MODEL_BATCH_MIN: z.coerce.number().int().min(0).max(100000).default(50),
+  /** Seconds between two polls of a batch submitted to the model (the sweep polls; at most every FULL_AUDIT_SWEEP_SECONDS). */
+  FULL_AUDIT_MODEL_BATCH_POLL_SECONDS: z.coerce.number().int().min(1).max(86400).default(60),
   /** Documents per full-scan job (worker replicas share a scan job by job). */
   FULL_AUDIT_CHUNK_DOCUMENTS: z.coerce.number().int().min(1).max(1000).default(25),
   /** Word-shingle Jaccard similarity at or above which two documents are near-duplicates (exact copies are always clustered). */

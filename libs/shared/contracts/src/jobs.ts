@@ -13,6 +13,7 @@ export interface JobPayloads {
   'full-audit.scan': FullAuditScanPayload;
   'full-audit.extract': FullAuditExtractPayload;
   'full-audit.judge': FullAuditJudgePayload;
+  'full-audit.collect': FullAuditCollectPayload;
   'full-audit.document-changed': DocumentChangedPayload;
   'duplicates.identify': DuplicatesIdentifyPayload;
   'duplicates.document-changed': DocumentChangedPayload;
@@ -33,6 +34,7 @@ export const JOB_NAMES = {
   fullAuditScan: 'full-audit.scan',
   fullAuditExtract: 'full-audit.extract',
   fullAuditJudge: 'full-audit.judge',
+  fullAuditCollect: 'full-audit.collect',
   fullAuditDocumentChanged: 'full-audit.document-changed',
   duplicatesIdentify: 'duplicates.identify',
   duplicatesDocumentChanged: 'duplicates.document-changed',
@@ -92,6 +94,12 @@ export interface FullAuditExtractPayload {
 /** Judge the instance's claims: the whole repository once a full scan's chunks are read, else the changed documents. */
 export interface FullAuditJudgePayload {
   instanceId: string;
+}
+
+/** Read the model's verdicts on candidates submitted in a batch, once it has ended, and raise those it confirms. */
+export interface FullAuditCollectPayload {
+  instanceId: string;
+  batchId: string;
 }
 
 /** Duplicate identification over the whole repository (the work of step ON_DUPLICATE_IDENTIFICATION). */

@@ -271,7 +271,7 @@ export const AUDIT_RESPONSES: Record<AuditOperationName, JsonSchema> = {
   audit_question_conflict_close: OK,
   audit_question_conflict_ignore: OK,
   audit_full_audit_conflict_list: pageOf(FULL_AUDIT_CONFLICT_VIEW),
-  audit_full_audit_have_to_show: object({ show: boolean, scan: FULL_AUDIT_SCAN_PROGRESS }),
+  audit_full_audit_have_to_show: object({ show: boolean, scan: FULL_AUDIT_SCAN_PROGRESS, awaiting_model: { ...integer, description: "Candidates awaiting the model's verdicts in a batch; raised once it confirms them." } }),
   audit_full_audit_conflict_get: FULL_AUDIT_CONFLICT_VIEW,
   audit_full_audit_set_state: OK,
   audit_full_audit_conflict_set_answer: object({ recommendations: arrayOf(COMPANION_RECOMMENDATION_VIEW) }),

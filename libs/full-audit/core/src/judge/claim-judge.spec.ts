@@ -1,4 +1,4 @@
-import { LanguageModel } from '@svc/kernel';
+import { BatchCall, BatchState, LanguageModel } from '@svc/kernel';
 import type { FullAuditFinding } from '../full-audit-conflict';
 import { CLAIM_JUDGE_BATCH, ModelClaimJudge, RuleBasedClaimJudge } from './claim-judge';
 
@@ -55,5 +55,37 @@ describe('ClaimJudge', () => {
     expect(await new ModelClaimJudge(model).confirm([candidate(1)])).toEqual(new Set(['f1']));
     const down = scripted([() => new Error('overloaded')]);
     expect(await new ModelClaimJudge(down).confirm([candidate(1)])).toEqual(new Set(['f1']));
+  });
+
+  it('model with batches: the same prompts in one batch, call per group; once ended, rejected pairs dropped and unanswered groups kept', async () => {
+    const candidates = Array.from({ length: CLAIM_JUDGE_BATCH + 2 }, (_, i) => candidate(i));
+    const submitted: BatchCall[][] = [];
+    let state: BatchState<unknown> = { ended: false, answered: 0, total: 2 };
+    const model = {
+      ...scripted([]),
+      batches: {
+        submit: async (calls: BatchCall[]) => {
+          submitted.push(calls);
+          return 'msgbatch_1';
+        },
+        poll: async () => state,
+      },
+    } as unknown as LanguageModel;
+    const judge = new ModelClaimJudge(model);
+    expect(judge.batches).toBe(true);
+    expect(await judge.submit(candidates)).toBe('msgbatch_1');
+    expect(submitted[0].map((c) => c.id)).toEqual(['g0', 'g1']);
+    expect(submitted[0][1].call.messages[0].content).toContain(`<pair id="p1" about="refund ${CLAIM_JUDGE_BATCH + 1}">`);
+    expect(submitted[0][0].call.output.name).toBe('submit_verdicts');
+
+    expect(await judge.collect('msgbatch_1', candidates)).toBeNull();
+    state = { ended: true, results: new Map([['g0', { kind: 'output', output: { verdicts: [{ pair_id: 'p3', contradiction: false, reason: 'different cases' }] }, usage: { inputTokens: 1, outputTokens: 1 } }], ['g1', { kind: 'failed', problem: 'expired' }]]) };
+    const kept = await judge.collect('msgbatch_1', candidates);
+    expect([...kept!].sort()).toEqual(candidates.map((c) => c.fingerprint).filter((f) => f !== 'f3').sort());
+  });
+
+  it('without batches (rule-based, or a model whose provider has none), no batch is offered', () => {
+    expect(new RuleBasedClaimJudge().batches).toBe(false);
+    expect(new ModelClaimJudge(scripted([])).batches).toBe(false);
   });
 });

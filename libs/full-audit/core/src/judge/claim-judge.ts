@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { LanguageModel, loggableError } from '@svc/kernel';
+import { LanguageModel, loggableError, StructuredCall } from '@svc/kernel';
 import type { FullAuditFinding } from '../full-audit-conflict';
 import { CLAIM_JUDGE_OUTPUT, CLAIM_JUDGE_SYSTEM_PROMPT, ClaimJudgeToolInput, renderClaimJudgePrompt } from './claim-judge-prompt';
 
@@ -11,14 +11,33 @@ export abstract class ClaimJudge {
   abstract readonly name: string;
   /** The fingerprints of the candidates to raise. */
   abstract confirm(candidates: FullAuditFinding[]): Promise<Set<string>>;
+  /** Whether candidates can also be judged in a batch answered later (`submit`, then `collect`), at a lower price. */
+  abstract readonly batches: boolean;
+  /** Submits the candidates as one batch; returns the batch id. */
+  abstract submit(candidates: FullAuditFinding[]): Promise<string>;
+  /**
+   * Null while the batch runs; once it has ended, the fingerprints of the candidates to raise (the
+   * candidates as submitted, in the same order). A candidate the model did not answer keeps the
+   * rule-based verdict.
+   */
+  abstract collect(batchId: string, candidates: FullAuditFinding[]): Promise<Set<string> | null>;
 }
 
 /** The offline default: the rule-based judge's candidates are the findings. */
 export class RuleBasedClaimJudge extends ClaimJudge {
   readonly name = 'rule-based';
+  readonly batches = false;
 
   async confirm(candidates: FullAuditFinding[]): Promise<Set<string>> {
     return new Set(candidates.map((c) => c.fingerprint));
+  }
+
+  submit(): Promise<string> {
+    return Promise.reject(new Error('The rule-based judge has no batches.'));
+  }
+
+  async collect(_batchId: string, candidates: FullAuditFinding[]): Promise<Set<string>> {
+    return this.confirm(candidates);
   }
 }
 
@@ -40,22 +59,61 @@ export class ModelClaimJudge extends ClaimJudge {
     this.name = model.name;
   }
 
+  get batches(): boolean {
+    return Boolean(this.model.batches);
+  }
+
   async confirm(candidates: FullAuditFinding[]): Promise<Set<string>> {
     const kept = new Set(candidates.map((c) => c.fingerprint));
-    for (let i = 0; i < candidates.length; i += CLAIM_JUDGE_BATCH) {
-      const batch = candidates.slice(i, i + CLAIM_JUDGE_BATCH);
+    for (const group of groupsOf(candidates)) {
       try {
-        const result = await this.model.complete<ClaimJudgeToolInput>({ system: CLAIM_JUDGE_SYSTEM_PROMPT, messages: [{ role: 'user', content: renderClaimJudgePrompt(batch) }], output: CLAIM_JUDGE_OUTPUT, maxTokens: 2_048 });
-        if (result.kind === 'declined') continue;
-        for (const verdict of result.output.verdicts) {
-          const index = Number(verdict.pair_id.replace(/^p/u, ''));
-          const candidate = Number.isInteger(index) ? batch[index] : undefined;
-          if (candidate && verdict.contradiction === false) kept.delete(candidate.fingerprint);
-        }
+        const result = await this.model.complete<ClaimJudgeToolInput>(callOf(group));
+        if (result.kind === 'output') dropRejected(kept, group, result.output);
       } catch (error) {
-        this.logger.warn({ judge: this.name, candidates: batch.length, error: loggableError(error) }, 'the model could not judge these candidates; the rule-based verdict stands');
+        this.logger.warn({ judge: this.name, candidates: group.length, error: loggableError(error) }, 'the model could not judge these candidates; the rule-based verdict stands');
       }
     }
     return kept;
+  }
+
+  /** One batch of the same prompts as `confirm`'s calls, call `g<k>` for the k-th group of candidates. */
+  submit(candidates: FullAuditFinding[]): Promise<string> {
+    if (!this.model.batches) return Promise.reject(new Error(`${this.name} has no batches.`));
+    return this.model.batches.submit(groupsOf(candidates).map((group, k) => ({ id: `g${k}`, call: callOf(group) })));
+  }
+
+  async collect(batchId: string, candidates: FullAuditFinding[]): Promise<Set<string> | null> {
+    if (!this.model.batches) return this.confirm(candidates);
+    const state = await this.model.batches.poll<ClaimJudgeToolInput>(batchId, CLAIM_JUDGE_OUTPUT);
+    if (!state.ended) return null;
+    const kept = new Set(candidates.map((c) => c.fingerprint));
+    let unanswered = 0;
+    groupsOf(candidates).forEach((group, k) => {
+      const result = state.results.get(`g${k}`);
+      if (result?.kind === 'output') dropRejected(kept, group, result.output);
+      else unanswered += group.length;
+    });
+    if (unanswered > 0) this.logger.warn({ judge: this.name, batch: batchId, candidates: unanswered }, 'the model did not judge these candidates in its batch; the rule-based verdict stands');
+    return kept;
+  }
+}
+
+/** Candidates in groups of CLAIM_JUDGE_BATCH, one prompt each. */
+function groupsOf(candidates: FullAuditFinding[]): FullAuditFinding[][] {
+  const groups: FullAuditFinding[][] = [];
+  for (let i = 0; i < candidates.length; i += CLAIM_JUDGE_BATCH) groups.push(candidates.slice(i, i + CLAIM_JUDGE_BATCH));
+  return groups;
+}
+
+function callOf(group: FullAuditFinding[]): StructuredCall {
+  return { system: CLAIM_JUDGE_SYSTEM_PROMPT, messages: [{ role: 'user', content: renderClaimJudgePrompt(group) }], output: CLAIM_JUDGE_OUTPUT, maxTokens: 2_048 };
+}
+
+/** Removes from `kept` the candidates of `group` the model says do not contradict (pairs it leaves out or invents change nothing). */
+function dropRejected(kept: Set<string>, group: FullAuditFinding[], output: ClaimJudgeToolInput): void {
+  for (const verdict of output.verdicts) {
+    const index = Number(verdict.pair_id.replace(/^p/u, ''));
+    const candidate = Number.isInteger(index) ? group[index] : undefined;
+    if (candidate && verdict.contradiction === false) kept.delete(candidate.fingerprint);
   }
 }
