@@ -63,15 +63,20 @@ export function extractClaims(passage: Passage, options: { language?: Language; 
   const modal = new Set([...MODAL_WORDS].flatMap((w) => contentStems(w, language)));
   const out: Claim[] = [];
   let heading: string[] = [];
-  // The qualified words of the current heading ("IT service desk", "Opening hours"): they scope its sentences too.
+  // The qualified words of the current heading and of those above it ("IT service desk" > "Opening hours"): they scope its sentences too.
   let headingQualifiers: string[] = [];
+  const headingPath: { level: number; qualifiers: string[] }[] = [];
   // The header row of the current table: its cells' stems, by column.
   let header: string[][] | undefined;
   let inTable = false;
   for (const seg of segments(passage.text)) {
     if (seg.heading) {
       heading = contentStems(seg.text.replace(/^#+\s*/u, ''), language);
-      headingQualifiers = qualifiersOf(seg.text.replace(/^#+\s*/u, ''), language, modal);
+      // A heading line without '#' (a short line above a paragraph) sits below every marked heading.
+      const level = /^#*/u.exec(seg.text)![0].length || 7;
+      while (headingPath.length > 0 && headingPath[headingPath.length - 1].level >= level) headingPath.pop();
+      headingPath.push({ level, qualifiers: qualifiersOf(seg.text.replace(/^#+\s*/u, ''), language, modal) });
+      headingQualifiers = [...new Set(headingPath.flatMap((h) => h.qualifiers))];
       inTable = false;
       continue;
     }
@@ -182,10 +187,14 @@ function limiting(text: string): string {
  * before: "premium customers"; in French the word after: "clients professionnels"), as `head<modifier`
  * (the head's stem, the modifier's folded word). Hyphenated modifiers stay whole ("full-time").
  */
+/** Two to five capitals: an acronym (IT, HR, EU), not a word written in capitals for emphasis. */
+const ACRONYM = /^\p{Lu}{2,5}$/u;
+
 function qualifiersOf(text: string, language: Language, modal: ReadonlySet<string>): string[] {
   // Each word: its stem (a head) and its folded form (a modifier), or nothing for function words and figures.
   const tokens = text.split(/[^\p{L}\p{N}'’-]+/u).filter(Boolean).map((w) => {
-    const stems = contentStems(w, language).filter((s) => !/^\d/u.test(s) && !modal.has(s));
+    // An acronym in capitals qualifies even when it spells a function word ("IT service desk", "US office").
+    const stems = ACRONYM.test(w) ? [foldText(w)] : contentStems(w, language).filter((s) => !/^\d/u.test(s) && !modal.has(s));
     return stems.length > 0 && /^\p{L}/u.test(w) ? { stem: stems.join('-'), word: foldText(w).replace(/^\p{L}['’]/u, '') } : undefined;
   });
   const out = new Set<string>();

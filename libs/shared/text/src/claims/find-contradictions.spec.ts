@@ -86,3 +86,21 @@ describe('findContradictions on part of the repository (incremental rescans)', (
     expect(whole.map((f) => f.claims.map((c) => c.documentId).sort().join('-')).sort()).toEqual(['a-b', 'b-c']);
   });
 });
+
+describe('findContradictions: what the headings above a statement scope', () => {
+  const claimsOf = (doc: string, text: string) => extractClaims({ id: `${doc}#0`, documentId: doc, text, documentName: `${doc}.md` }, { language: 'en' });
+  const customerService = claimsOf('charter', '# Customer service\n\nOpening hours\n\nOur customer service is open Monday to Saturday, 9:00 to 17:00, by phone and chat.');
+
+  it('every heading of the path scopes the statement, also a capitalised acronym: the IT service desk is not customer service', () => {
+    const itDesk = claimsOf('it-desk', '# IT service desk\n\nHow to reach us\n\nThe service desk is open Monday to Friday, 8:00 to 18:00, by phone and chat.');
+    expect(itDesk[0].qualifiers).toEqual(expect.arrayContaining(['servic<it', 'desk<service']));
+    expect(findContradictions([...itDesk, ...customerService])).toEqual([]);
+  });
+
+  it('the same service in two documents still contradicts, and a heading line replaced by the next one no longer scopes', () => {
+    const faq = claimsOf('faq', '# Customer FAQ\n\nContact\n\nOur customer service is open Monday to Friday, 8:00 to 18:00, by phone and chat.');
+    expect(findContradictions([...faq, ...customerService]).map((f) => f.attribute).sort()).toEqual(['time-range', 'weekdays']);
+    const later = claimsOf('later', '# Customer service\n\nPremium desk\n\nSome text.\n\nOpening hours\n\nOur customer service is open Monday to Friday, 8:00 to 18:00, by phone and chat.');
+    expect(later[0].qualifiers).not.toContain('desk<premium');
+  });
+});
