@@ -38,9 +38,11 @@ describe('full-audit evaluation through the repository (rule-based judge, Postgr
     const read = app.get(ReadDocumentPassages);
     const documents = await read.read(instanceId, await read.liveIds(instanceId));
     expect(documents).toHaveLength(corpus.length);
-    // Claims name their document by external id, as the answer keys do.
-    const claims = documents.flatMap((d) => claimsOfDocument(d).map((c) => ({ ...c, documentId: external.get(c.documentId)! })));
-    return { claims, findings: findContradictions(claims) };
+    // Judged with the repository's document ids, as the service judges them; then named by external id, as the answer keys do.
+    const named = (c: Claim): Claim => ({ ...c, documentId: external.get(c.documentId)! });
+    const claims = documents.flatMap((d) => claimsOfDocument(d));
+    const findings = findContradictions(claims).map((f) => ({ ...f, claims: f.claims.map(named) as [Claim, Claim] }));
+    return { claims: claims.map(named), findings };
   }
 
   beforeAll(async () => {

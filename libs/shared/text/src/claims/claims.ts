@@ -182,28 +182,34 @@ function limiting(text: string): string {
   return text.replace(new RegExp(`${UNIVERSAL.source}\\p{L}+`, 'giu'), ' ');
 }
 
+/** Two to five capitals: an acronym (IT, HR, EU), not a word written in capitals for emphasis. */
+const ACRONYM = /^\p{Lu}{2,5}$/u;
+/** Participles used as prepositions: "including jackets" names jackets, it does not qualify them. */
+const PREPOSITIONAL = new Set(['including', 'excluding', 'regarding', 'concerning', 'following', 'during', 'pending', 'considering', 'according', 'notwithstanding', 'concernant', 'suivant', 'durant', 'pendant', 'compris']);
+
 /**
  * The qualified words of a text: a content word directly qualified by another (in English the word
  * before: "premium customers"; in French the word after: "clients professionnels"), as `head<modifier`
- * (the head's stem, the modifier's folded word). Hyphenated modifiers stay whole ("full-time").
+ * (the head's stem, the modifier's folded word), within a phrase: punctuation parts them ("Summit shell
+ * jacket: product sheet" qualifies no "product" by "jacket"). Hyphenated modifiers stay whole ("full-time").
  */
-/** Two to five capitals: an acronym (IT, HR, EU), not a word written in capitals for emphasis. */
-const ACRONYM = /^\p{Lu}{2,5}$/u;
-
 function qualifiersOf(text: string, language: Language, modal: ReadonlySet<string>): string[] {
-  // Each word: its stem (a head) and its folded form (a modifier), or nothing for function words and figures.
-  const tokens = text.split(/[^\p{L}\p{N}'’-]+/u).filter(Boolean).map((w) => {
-    // An acronym in capitals qualifies even when it spells a function word ("IT service desk", "US office").
-    const stems = ACRONYM.test(w) ? [foldText(w)] : contentStems(w, language).filter((s) => !/^\d/u.test(s) && !modal.has(s));
-    return stems.length > 0 && /^\p{L}/u.test(w) ? { stem: stems.join('-'), word: foldText(w).replace(/^\p{L}['’]/u, '') } : undefined;
-  });
   const out = new Set<string>();
-  for (let i = 0; i + 1 < tokens.length; i++) {
-    const [a, b] = [tokens[i], tokens[i + 1]];
-    if (!a || !b || a.stem === b.stem) continue;
-    if (language === 'fr') {
-      if (!a.stem.includes('-')) out.add(`${a.stem}<${b.word}`);
-    } else if (!b.stem.includes('-')) out.add(`${b.stem}<${a.word}`);
+  for (const phrase of text.split(/[,:;.!?()|/]+/u)) {
+    // Each word: its stem (a head) and its folded form (a modifier), or nothing for function words and figures.
+    const tokens = phrase.split(/[^\p{L}\p{N}'’-]+/u).filter(Boolean).map((w) => {
+      // An acronym in capitals qualifies even when it spells a function word ("IT service desk", "US office").
+      if (PREPOSITIONAL.has(foldText(w))) return undefined;
+      const stems = ACRONYM.test(w) ? [foldText(w)] : contentStems(w, language).filter((s) => !/^\d/u.test(s) && !modal.has(s));
+      return stems.length > 0 && /^\p{L}/u.test(w) ? { stem: stems.join('-'), word: foldText(w).replace(/^\p{L}['’]/u, '') } : undefined;
+    });
+    for (let i = 0; i + 1 < tokens.length; i++) {
+      const [a, b] = [tokens[i], tokens[i + 1]];
+      if (!a || !b || a.stem === b.stem) continue;
+      if (language === 'fr') {
+        if (!a.stem.includes('-')) out.add(`${a.stem}<${b.word}`);
+      } else if (!b.stem.includes('-')) out.add(`${b.stem}<${a.word}`);
+    }
   }
   return [...out].sort();
 }

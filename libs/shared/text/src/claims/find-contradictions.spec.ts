@@ -104,3 +104,28 @@ describe('findContradictions: what the headings above a statement scope', () => 
     expect(later[0].qualifiers).not.toContain('desk<premium');
   });
 });
+
+describe('findContradictions does not depend on the order of the claims or on the document ids', () => {
+  const claimsOf = (doc: string, name: string, text: string) => extractClaims({ id: `${doc}#0`, documentId: doc, text, documentName: name }, { language: 'en', entity: name.startsWith('Summit') ? ['summit'] : [] });
+  const corpus = (ids: [string, string, string]) => [
+    ...claimsOf(ids[0], 'Summit shell jacket: product sheet', '# Summit shell jacket: product sheet\n\nWarranty\n\nWarranty: 3 years on materials and workmanship, from the date of purchase.'),
+    ...claimsOf(ids[1], 'Warranty claims', '# Warranty claims\n\nAll Northwind products, including jackets and tents, carry a two-year warranty from the date of purchase.'),
+    ...claimsOf(ids[2], 'Customer FAQ', '# Customer FAQ\n\nOur customer service is open Monday to Friday, 8:00 to 18:00, and the warranty lasts two years from the date of purchase.'),
+  ];
+  const described = (claims: Claim[], names: Record<string, string>) =>
+    findContradictions(claims)
+      .map((f) => f.claims.map((c) => `${names[c.documentId]}: ${c.value.text}`).sort().join(' / '))
+      .sort();
+
+  it('a heading part after a colon and a participle ("including jackets") qualify nothing: the general rule meets the Summit jacket either way round', () => {
+    const claims = corpus(['kd_a', 'kd_b', 'kd_c']);
+    expect(claims.find((c) => c.documentId === 'kd_a')!.qualifiers).not.toContain('product<jacket');
+    expect(claims.find((c) => c.documentId === 'kd_b')!.qualifiers).not.toContain('jacket<including');
+    const names = { kd_a: 'summit', kd_b: 'claims', kd_c: 'faq' };
+    const forward = described(claims, names);
+    expect(forward).toContain('claims: two-year / summit: 3 years');
+    expect(described([...claims].reverse(), names)).toEqual(forward);
+    // Other ids, in the other order: the same findings.
+    expect(described(corpus(['kd_z', 'kd_y', 'kd_x']), { kd_z: 'summit', kd_y: 'claims', kd_x: 'faq' })).toEqual(forward);
+  });
+});

@@ -120,7 +120,11 @@ export function findContradictions(claims: readonly Claim[], options: FindContra
   });
   // Per pair of documents and attribute, each sentence in one finding at most, the closest pairs first:
   // two sentences about the same thing give one finding, two different disagreements give two.
-  const order = candidates.map((_, i) => i).sort((i, j) => byCloseness(candidates[i], candidates[j]) || Number(agreeing.has(j)) - Number(agreeing.has(i)));
+  // Ties are broken by what the sentences say, never by document ids (random at ingestion): the same documents give the same findings.
+  const keys = candidates.map(contentKey);
+  const order = candidates
+    .map((_, i) => i)
+    .sort((i, j) => candidates[j].similarity - candidates[i].similarity || Number(agreeing.has(j)) - Number(agreeing.has(i)) || compareText(keys[i], keys[j]) || compareText(candidates[i].fingerprint, candidates[j].fingerprint));
   const used = new Set<string>();
   const out: ClaimContradiction[] = [];
   for (const i of order) {
@@ -153,8 +157,16 @@ export function blockKeys(claim: Pick<Claim, 'attribute' | 'subject'>): string[]
   return claim.subject.map((s) => `${claim.attribute}|${s}`);
 }
 
-function byCloseness(x: ClaimContradiction, y: ClaimContradiction): number {
-  return y.similarity - x.similarity || (x.fingerprint < y.fingerprint ? -1 : x.fingerprint > y.fingerprint ? 1 : 0);
+/** The pair's two sentences and values, in text order: what a tie between two candidates is broken by. */
+function contentKey(c: ClaimContradiction): string {
+  return c.claims
+    .map((x) => `${x.text}\u0000${x.value.key}\u0000${x.start}`)
+    .sort(compareText)
+    .join('\u0001');
+}
+
+function compareText(x: string, y: string): number {
+  return x < y ? -1 : x > y ? 1 : 0;
 }
 
 /** Different values; for modality claims, modalities that cannot both hold ("must" and "need not"). */
@@ -175,10 +187,11 @@ function sameScope(a: Claim, b: Claim): boolean {
   const qb = b.qualifiers ?? [];
   if (qa.length === 0 || qb.length === 0) return true;
   const modifiers = (q: readonly string[], head: string) => q.filter((x) => x.startsWith(`${head}<`)).map((x) => x.slice(head.length + 1));
-  const subjectB = new Set(b.subject);
+  // Symmetric: a word both sides qualify, that one of them is about (a heading may qualify what its sentence does not name).
+  const subjects = new Set([...a.subject, ...b.subject]);
   const heads = new Set(qa.map((x) => x.split('<')[0]));
   for (const head of heads) {
-    if (!subjectB.has(head)) continue;
+    if (!subjects.has(head)) continue;
     // A modifier the other side writes too, anywhere ("return items" and "return unused items"), or has too
     // (from its heading: "Standard refunds" above both), is no contrast.
     const [fa, fb] = [modifiers(qa, head), modifiers(qb, head)];
