@@ -83,7 +83,7 @@ export const COMMANDS = {
     details: ['The user needs a role allowed to create instances (ADMIN or AUTHORITY_MANAGER), as over the API.'],
   },
   'full-audit rescan': {
-    summary: "Queue a full rescan of an audit instance's full audit: every document read again, the repository judged as a whole.",
+    summary: "Queue a full rescan of an audit instance's full audit: every document changed since it was read (or read by an older claim reader) read again, the repository judged as a whole.",
     required: ['org', 'instance'],
     optional: [],
     details: [

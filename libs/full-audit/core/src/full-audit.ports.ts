@@ -50,7 +50,7 @@ export abstract class FullAuditConflictRepository {
 /** The claims of one document, as the last extraction read them. */
 export interface DocumentClaims {
   documentId: string;
-  /** The content version they were read from. */
+  /** The content version they were read from, and the claim reader's version (`claims-v<n>:<content hash>`). */
   contentHash: string;
   claims: Claim[];
   /** When the content they were read from last changed (not when they were last read). */
@@ -95,7 +95,9 @@ export abstract class ClaimStore {
    * Adds `judged` documents judged incrementally since the last full judgement; returns how many that
    * makes, and how many documents have claims.
    */
-  abstract drift(instanceId: string, judged: number): Promise<{ changed: number; documents: number }>;
+  abstract addDrift(instanceId: string, judged: number): Promise<{ changed: number; documents: number }>;
+  /** How many documents were judged incrementally since the last full judgement, and how many documents have claims. */
+  abstract driftOf(instanceId: string): Promise<{ changed: number; documents: number }>;
   /** A full judgement read every claim: no drift since. */
   abstract resetDrift(instanceId: string): Promise<void>;
 }
@@ -151,10 +153,19 @@ export abstract class ModelBatchStore {
   abstract pendingFingerprints(instanceId: string): Promise<Set<string>>;
   /** How many of the instance's candidates await a batch's verdicts. */
   abstract awaiting(instanceId: string): Promise<number>;
-  /** Marks the batch's verdicts applied; false when they already were. */
+  /** Marks the batch's verdicts applied (its candidates are let go); false when they already were. */
   abstract applied(batchId: string, at: Date): Promise<boolean>;
-  /** Batches awaiting verdicts submitted before `before` (the sweep polls them). */
+  /** Records a poll that found the batch still running. */
+  abstract polled(batchId: string, at: Date): Promise<void>;
+  /** Batches awaiting verdicts, submitted (or last polled) before `before`: the sweep polls them. */
   abstract pendingSince(before: Date): Promise<{ instanceId: string; batchId: string }[]>;
+}
+
+/** The model's rejections: a candidate it judged no contradiction is not sent again while its documents stay as they were. */
+export abstract class ModelRejections {
+  /** For those of these fingerprints the model rejected, the content versions of their documents then. */
+  abstract of(instanceId: string, fingerprints: string[]): Promise<Map<string, Record<string, string>>>;
+  abstract record(instanceId: string, rejected: { fingerprint: string; contentHashes: Record<string, string> }[], at: Date): Promise<void>;
 }
 
 /** A document with its passages, as the repository gives them. */

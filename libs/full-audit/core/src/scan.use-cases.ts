@@ -1,10 +1,10 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DocumentChangedPayload, FullAuditCollectPayload, FullAuditExtractPayload, FullAuditJudgePayload, FullAuditScanPayload, JOB_NAMES } from '@svc/contracts';
 import { ActivityLog, Clock, DomainError, IdGenerator, JobQueue, loggableError, UnitOfWork } from '@svc/kernel';
-import { CLAIM_JUDGE, findContradictions, informativeLimit } from '@svc/text';
+import { CLAIM_JUDGE, CLAIMS_VERSION, findContradictions, informativeLimit } from '@svc/text';
 import { GetInstanceStep } from '@svc/workspace-core';
 import type { FullAuditConflict, FullAuditFinding } from './full-audit-conflict';
-import { blockKey, ClaimBlock, ClaimStore, DocumentClaims, FullAuditChanges, FullAuditConflictRepository, ModelBatchStore, QuestionLinks, ScanSource, ScanStore } from './full-audit.ports';
+import { blockKey, ClaimBlock, ClaimStore, DocumentClaims, FullAuditChanges, FullAuditConflictRepository, ModelBatchStore, ModelRejections, QuestionLinks, ScanSource, ScanStore } from './full-audit.ports';
 import { changedAtOf, claimsOfDocument, DocumentNames, findingOf } from './findings';
 import { ClaimJudge } from './judge/claim-judge';
 import { planScan, ScanStep } from './scan-plan';
@@ -61,6 +61,8 @@ const scanJob = (instanceId: string) => ({ dedupeKey: `full-audit.scan:${instanc
 const collectJob = (batchId: string, delayMs: number) => ({ dedupeKey: `full-audit.collect:${batchId}`, delayMs });
 /** One queued settle per instance, after a delay: a burst of changes is settled once. */
 const settleJob = (instanceId: string, seconds: number) => ({ dedupeKey: `full-audit.settle:${instanceId}`, delayMs: seconds * 1000 });
+/** What the stored claims were read from: the document's content and the claim reader's version (a new reader reads every document again). */
+const claimsVersionOf = (contentHash: string) => `claims-v${CLAIMS_VERSION}:${contentHash}`;
 /** Let the event loop serve requests between two documents (claim extraction is CPU work). */
 const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -90,7 +92,7 @@ export class StartFullAuditScan {
     if ((await this.steps.execute(payload.instanceId)) !== 'RUNNING_PHASE') return 'not_running';
     const settle = payload.reason === 'settle';
     // A settle judges the stored claims again and reads no document; a full judgement since has settled them already.
-    const drift = settle ? await this.claims.drift(payload.instanceId, 0) : null;
+    const drift = settle ? await this.claims.driftOf(payload.instanceId) : null;
     if (drift && drift.changed === 0) return 'settled';
     const documentIds = drift ? [] : await this.source.liveIds(payload.instanceId);
     const chunks: string[][] = [];
@@ -120,8 +122,8 @@ export class StartFullAuditScan {
 }
 
 /**
- * A full rescan on demand (the admin CLI's `full-audit rescan`): every document read again and the
- * repository judged as a whole, through the same job as the schedule's. Only in RUNNING_PHASE (409
+ * A full rescan on demand (the admin CLI's `full-audit rescan`): every document whose content or claim
+ * reader changed since it was read is read again, and the repository is judged as a whole, through the same job as the schedule's. Only in RUNNING_PHASE (409
  * otherwise); a scan already queued is not queued twice (its job id is returned). 404 for an instance
  * of another organisation.
  */
@@ -146,7 +148,7 @@ export class RequestFullAuditScan {
 
 /**
  * Reads the claims of some documents (job `full-audit.extract`): a document whose content is unchanged
- * since it was last read is skipped; a deleted or no longer indexed one loses its claims. Outside a
+ * since it was last read, by the same version of the claim reader (CLAIMS_VERSION), is skipped; a deleted or no longer indexed one loses its claims. Outside a
  * full scan, the changed documents are marked for the incremental judgement. A chunk of a full scan
  * records itself done; the last one queues the judgement. Idempotent. Outcome: `read <n> changed <m>`.
  */
@@ -168,8 +170,9 @@ export class ExtractClaims {
     const now = this.clock.now();
     const read: DocumentClaims[] = [];
     for (const document of documents) {
-      if (known.get(document.id) === document.contentHash) continue;
-      read.push({ documentId: document.id, contentHash: document.contentHash, claims: claimsOfDocument(document), changedAt: now });
+      const version = claimsVersionOf(document.contentHash);
+      if (known.get(document.id) === version) continue;
+      read.push({ documentId: document.id, contentHash: version, claims: claimsOfDocument(document), changedAt: now });
       await yieldToLoop();
     }
     const gone = documentIds.filter((id) => known.has(id) && !documents.some((d) => d.id === id));
@@ -332,6 +335,7 @@ export class JudgeFullAudit {
     private readonly source: ScanSource,
     private readonly judgeModel: ClaimJudge,
     private readonly batches: ModelBatchStore,
+    private readonly rejections: ModelRejections,
     private readonly writer: ScanStepWriter,
     private readonly settings: FullAuditSettings,
     private readonly jobs: JobQueue,
@@ -357,17 +361,20 @@ export class JudgeFullAudit {
       return `full ${scan.id}: ${result.summary}`;
     }
     const outcomes: string[] = [];
-    let judged = 0;
+    let drift: { changed: number; documents: number } | null = null;
     for (let round = 0; round < FULL_AUDIT_SCAN.maxRounds; round++) {
       const dirty = await this.claims.dirty(instanceId);
       if (dirty.length === 0) break;
       const upTo = new Date(Math.max(...dirty.map((d) => d.markedAt.getTime())));
       const result = await this.judge(instanceId, facts.organizationId, new Set(dirty.map((d) => d.documentId)));
-      await this.uow.run(() => this.claims.clearDirty(instanceId, upTo));
+      // The documents judged count towards the next settle in the transaction that clears their marks.
+      drift = await this.uow.run(async () => {
+        await this.claims.clearDirty(instanceId, upTo);
+        return this.claims.addDrift(instanceId, dirty.length);
+      });
       outcomes.push(`incremental ${dirty.length}: ${result.summary}`);
-      judged += dirty.length;
     }
-    if (judged > 0 && this.settings.settleSeconds > 0 && settleDue(await this.claims.drift(instanceId, judged))) {
+    if (drift && this.settings.settleSeconds > 0 && settleDue(drift)) {
       await this.uow.run(() => this.jobs.enqueue(JOB_NAMES.fullAuditScan, { instanceId, reason: 'settle' }, settleJob(instanceId, this.settings.settleSeconds)));
       outcomes.push(`settle in ${this.settings.settleSeconds} s`);
     }
@@ -385,41 +392,56 @@ export class JudgeFullAudit {
     // A full judgement leaves the candidates awaiting a batch's verdicts to that batch.
     const pending = touching ? new Set<string>() : await this.batches.pendingFingerprints(instanceId);
     const raised = planned.map(raisedBy).filter((f): f is FullAuditFinding => f !== null && !pending.has(f.fingerprint));
-    const { confirmed, batched } = await this.verdicts(instanceId, raised, touching === null, all);
+    const versions = new Map(all.map((d) => [d.documentId, d.contentHash]));
+    const { confirmed, batched } = await this.verdicts(instanceId, raised, touching === null, versions);
     const steps = planned.filter((step) => {
       const finding = raisedBy(step);
       return !finding || confirmed.has(finding.fingerprint);
     });
     const counts = await this.writer.write(instanceId, organizationId, steps);
-    const summary = `${findings.length} found` + Object.entries(counts).map(([k, n]) => `, ${n} ${k}`).join('') + (batched ? `, ${raised.length} awaiting the model's batch ${batched}` : '');
+    const summary = `${findings.length} found` + Object.entries(counts).map(([k, n]) => `, ${n} ${k}`).join('') + (batched ? `, ${batched.candidates} awaiting the model's batch ${batched.id}` : '');
     this.logger.log({ instanceId, touching: touching?.size ?? 'all', claims: all.reduce((n, d) => n + d.claims.length, 0), summary }, 'full-audit judgement recorded');
     return { found: findings.length, summary };
   }
 
   /**
-   * The candidates to raise now. A full judgement with at least `modelBatchMin` candidates, on a model
-   * with batches, submits them in one batch and raises none now: `CollectModelBatch` raises those the
-   * model confirms once the batch has ended. Otherwise (or when the batch cannot be submitted) the
-   * model confirms them call by call, and the rule-based verdict stands where it cannot.
+   * The candidates to raise now. Those the model rejected before, on documents unchanged since, are
+   * not sent again. A full judgement with at least `modelBatchMin` others, on a model with batches,
+   * submits them in one batch and raises none now: `CollectModelBatch` raises those the model confirms
+   * once the batch has ended. Otherwise (or when the batch cannot be submitted) the model confirms them
+   * call by call, and the rule-based verdict stands where it cannot. Rejections are remembered.
    */
-  private async verdicts(instanceId: string, raised: FullAuditFinding[], full: boolean, documents: DocumentClaims[]): Promise<{ confirmed: Set<string>; batched?: string }> {
+  private async verdicts(instanceId: string, raised: FullAuditFinding[], full: boolean, versions: Map<string, string>): Promise<{ confirmed: Set<string>; batched?: { id: string; candidates: number } }> {
     if (raised.length === 0) return { confirmed: new Set() };
-    if (full && this.judgeModel.batches && this.settings.modelBatchMin > 0 && raised.length >= this.settings.modelBatchMin) {
+    const hashesOf = (f: FullAuditFinding) => Object.fromEntries(f.documentIds.map((id) => [id, versions.get(id) ?? '']));
+    const rejected = await this.rejections.of(instanceId, raised.map((f) => f.fingerprint));
+    const toJudge = raised.filter((f) => {
+      const before = rejected.get(f.fingerprint);
+      return !before || f.documentIds.some((id) => before[id] !== versions.get(id));
+    });
+    if (toJudge.length === 0) return { confirmed: new Set() };
+    if (full && this.judgeModel.batches && this.settings.modelBatchMin > 0 && toJudge.length >= this.settings.modelBatchMin) {
+      let batchId: string | null = null;
       try {
-        const batchId = await this.judgeModel.submit(raised);
-        const versions = new Map(documents.map((d) => [d.documentId, d.contentHash]));
-        const contentHashes = Object.fromEntries([...new Set(raised.flatMap((f) => f.documentIds))].map((id) => [id, versions.get(id) ?? '']));
+        batchId = await this.judgeModel.submit(toJudge);
+      } catch (error) {
+        this.logger.warn({ instanceId, candidates: toJudge.length, judge: this.judgeModel.name, error: loggableError(error) }, 'the model batch could not be submitted; the candidates are judged call by call');
+      }
+      if (batchId) {
+        const contentHashes = Object.assign({}, ...toJudge.map(hashesOf)) as Record<string, string>;
+        // Recorded, or the job fails and the judgement runs again (the batch then stays unread: a model cost, never a lost finding).
         await this.uow.run(async () => {
-          await this.batches.add({ batchId, instanceId, candidates: raised, contentHashes, submittedAt: this.clock.now() });
+          await this.batches.add({ batchId, instanceId, candidates: toJudge, contentHashes, submittedAt: this.clock.now() });
           await this.jobs.enqueue(JOB_NAMES.fullAuditCollect, { instanceId, batchId }, collectJob(batchId, this.settings.batchPollSeconds * 1000));
         });
-        this.logger.log({ instanceId, batch: batchId, candidates: raised.length, judge: this.judgeModel.name }, 'full-audit candidates submitted to the model in a batch');
-        return { confirmed: new Set(), batched: batchId };
-      } catch (error) {
-        this.logger.warn({ instanceId, candidates: raised.length, judge: this.judgeModel.name, error: loggableError(error) }, 'the model batch could not be submitted; the candidates are judged call by call');
+        this.logger.log({ instanceId, batch: batchId, candidates: toJudge.length, judge: this.judgeModel.name }, 'full-audit candidates submitted to the model in a batch');
+        return { confirmed: new Set(), batched: { id: batchId, candidates: toJudge.length } };
       }
     }
-    return { confirmed: await this.judgeModel.confirm(raised) };
+    const confirmed = await this.judgeModel.confirm(toJudge);
+    const now = this.clock.now();
+    await this.uow.run(() => this.rejections.record(instanceId, toJudge.filter((f) => !confirmed.has(f.fingerprint)).map((f) => ({ fingerprint: f.fingerprint, contentHashes: hashesOf(f) })), now));
+    return { confirmed };
   }
 
   /**
@@ -464,10 +486,12 @@ export class CollectModelBatch {
   constructor(
     private readonly steps: GetInstanceStep,
     private readonly batches: ModelBatchStore,
+    private readonly rejections: ModelRejections,
     private readonly claims: ClaimStore,
     private readonly conflicts: FullAuditConflictRepository,
     private readonly judgeModel: ClaimJudge,
     private readonly writer: ScanStepWriter,
+    private readonly jobs: JobQueue,
     private readonly clock: Clock,
     private readonly uow: UnitOfWork,
   ) {}
@@ -477,14 +501,31 @@ export class CollectModelBatch {
     if (!batch) return 'applied_already';
     const facts = await this.steps.facts(batch.instanceId);
     if (!facts) return 'no_instance';
-    let kept = await this.judgeModel.collect(batch.batchId, batch.candidates);
+    const now = this.clock.now();
+    const expired = now.getTime() - batch.submittedAt.getTime() >= FULL_AUDIT_SCAN.batchExpiryHours * 3_600_000;
+    let kept: Set<string> | null;
+    try {
+      kept = await this.judgeModel.collect(batch.batchId, batch.candidates);
+    } catch (error) {
+      // Polling that keeps failing (the batch gone, the key moved) must not hold the candidates for ever.
+      if (!expired) throw error;
+      this.logger.warn({ instanceId: batch.instanceId, batch: batch.batchId, error: loggableError(error) }, 'the model batch could not be read in time; the rule-based verdict stands');
+      kept = null;
+    }
     if (kept === null) {
-      if (this.clock.now().getTime() - batch.submittedAt.getTime() < FULL_AUDIT_SCAN.batchExpiryHours * 3_600_000) return 'in_progress';
+      if (!expired) {
+        await this.uow.run(() => this.batches.polled(batch.batchId, now));
+        return 'in_progress';
+      }
       this.logger.warn({ instanceId: batch.instanceId, batch: batch.batchId, candidates: batch.candidates.length }, 'the model batch was not answered in time; the rule-based verdict stands');
       kept = new Set(batch.candidates.map((c) => c.fingerprint));
     }
+    const confirmed = kept;
     const current = await this.claims.contentHashes(batch.instanceId, Object.keys(batch.contentHashes));
-    const unchanged = batch.candidates.filter((c) => kept.has(c.fingerprint) && c.documentIds.every((id) => current.get(id) === batch.contentHashes[id]));
+    const unchangedSince = (c: FullAuditFinding) => c.documentIds.every((id) => current.get(id) === batch.contentHashes[id]);
+    const unchanged = batch.candidates.filter((c) => confirmed.has(c.fingerprint) && unchangedSince(c));
+    // A document changed while its candidates waited: judged again now (a full judgement meanwhile may have left them to this batch).
+    const changed = [...new Set(batch.candidates.filter((c) => !unchangedSince(c)).flatMap((c) => c.documentIds).filter((id) => current.has(id) && current.get(id) !== batch.contentHashes[id]))];
     const stored = new Map((await this.conflicts.withFingerprints(batch.instanceId, unchanged.map((c) => c.fingerprint))).map((c) => [c.fingerprint, c]));
     const steps: ScanStep[] = unchanged.flatMap((finding): ScanStep[] => {
       const conflict = stored.get(finding.fingerprint);
@@ -492,8 +533,16 @@ export class CollectModelBatch {
       return conflict.state === 'DISAPPEARED' ? [{ kind: 'move', conflict, finding, state: 'DETECTED', event: 'returned' }] : [];
     });
     const counts = await this.writer.write(batch.instanceId, facts.organizationId, steps);
-    await this.uow.run(() => this.batches.applied(batch.batchId, this.clock.now()));
-    return `applied ${batch.batchId}: ${batch.candidates.length} candidates, ${kept.size} confirmed` + Object.entries(counts).map(([k, n]) => `, ${n} ${k}`).join('');
+    const rejected = batch.candidates.filter((c) => !confirmed.has(c.fingerprint)).map((c) => ({ fingerprint: c.fingerprint, contentHashes: Object.fromEntries(c.documentIds.map((id) => [id, batch.contentHashes[id]])) }));
+    await this.uow.run(async () => {
+      await this.rejections.record(batch.instanceId, rejected, now);
+      if (changed.length > 0) {
+        await this.claims.markDirty(batch.instanceId, changed, now);
+        await this.jobs.enqueue(JOB_NAMES.fullAuditJudge, { instanceId: batch.instanceId }, judgeJob(batch.instanceId));
+      }
+      await this.batches.applied(batch.batchId, now);
+    });
+    return `applied ${batch.batchId}: ${batch.candidates.length} candidates, ${confirmed.size} confirmed` + Object.entries(counts).map(([k, n]) => `, ${n} ${k}`).join('') + (changed.length > 0 ? `, ${changed.length} changed documents judged again` : '');
   }
 }
 

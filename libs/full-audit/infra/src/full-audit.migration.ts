@@ -128,3 +128,26 @@ export class AddModelBatches1763700001800 implements MigrationInterface {
     await q.query(`DROP TABLE full_audit.model_batches`);
   }
 }
+
+/**
+ * The model's rejections, so a candidate it judged not to be a contradiction is not sent to it again
+ * while its documents are unchanged; and when a batch was last polled.
+ */
+export class AddModelRejections1763700001900 implements MigrationInterface {
+  name = 'AddModelRejections1763700001900';
+
+  async up(q: QueryRunner): Promise<void> {
+    await q.query(`ALTER TABLE full_audit.model_batches ADD COLUMN polled_at timestamptz`);
+    await q.query(`CREATE TABLE full_audit.model_rejections (
+      instance_id text NOT NULL REFERENCES workspace.audit_instances(id) ON DELETE CASCADE,
+      fingerprint text NOT NULL,
+      content_hashes jsonb NOT NULL,
+      judged_at timestamptz NOT NULL,
+      PRIMARY KEY (instance_id, fingerprint))`);
+  }
+
+  async down(q: QueryRunner): Promise<void> {
+    await q.query(`DROP TABLE full_audit.model_rejections`);
+    await q.query(`ALTER TABLE full_audit.model_batches DROP COLUMN polled_at`);
+  }
+}

@@ -24,6 +24,7 @@ import {
   ScanSource,
   ScanStore,
   ModelBatchStore,
+  ModelRejections,
   SetFullAuditAnswer,
   StartFullAuditScan,
   RequestFullAuditScan,
@@ -33,7 +34,7 @@ import {
 import { QuestionConflictLinks, LocalScanSource } from './adapters';
 import { FullAuditController } from './full-audit.controller';
 import { FullAuditCollectJobHandler, FullAuditDocumentChangedJobHandler, FullAuditExtractJobHandler, FullAuditJudgeJobHandler, FullAuditScanJobHandler, FullAuditSweeper } from './full-audit.job-handlers';
-import { TypeOrmClaimStore, TypeOrmFullAuditConflictRepository, TypeOrmModelBatchStore, TypeOrmScanStore } from './full-audit.repositories';
+import { TypeOrmClaimStore, TypeOrmFullAuditConflictRepository, TypeOrmModelBatchStore, TypeOrmModelRejections, TypeOrmScanStore } from './full-audit.repositories';
 
 const USE_CASES = [
   VisibleFullAuditConflicts,
@@ -71,6 +72,7 @@ export class FullAuditModule {
         { provide: ClaimStore, useClass: TypeOrmClaimStore },
         { provide: ScanStore, useClass: TypeOrmScanStore },
         { provide: ModelBatchStore, useClass: TypeOrmModelBatchStore },
+        { provide: ModelRejections, useClass: TypeOrmModelRejections },
         { provide: ScanSource, useClass: LocalScanSource },
         { provide: QuestionLinks, useClass: QuestionConflictLinks },
         // The configured model confirms the rule-based judge's candidates; without one, they are the findings.

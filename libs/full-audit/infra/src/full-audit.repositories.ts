@@ -16,6 +16,7 @@ import {
   FullAuditState,
   isImportant,
   ModelBatchStore,
+  ModelRejections,
   PendingModelBatch,
   ScanStore,
   Visible,
@@ -189,13 +190,52 @@ export class TypeOrmModelBatchStore extends ModelBatchStore {
   }
 
   async applied(batchId: string, at: Date): Promise<boolean> {
-    const rows = await this.q<{ batch_id: string }>(`UPDATE full_audit.model_batches SET applied_at = $2 WHERE batch_id = $1 AND applied_at IS NULL RETURNING batch_id`, [batchId, at]);
+    const rows = await this.q<{ batch_id: string }>(
+      `UPDATE full_audit.model_batches SET applied_at = $2, candidates = '[]'::jsonb, fingerprints = '{}' WHERE batch_id = $1 AND applied_at IS NULL RETURNING batch_id`,
+      [batchId, at],
+    );
     return rows.length === 1;
   }
 
+  async polled(batchId: string, at: Date): Promise<void> {
+    await this.q(`UPDATE full_audit.model_batches SET polled_at = $2 WHERE batch_id = $1`, [batchId, at]);
+  }
+
   async pendingSince(before: Date): Promise<{ instanceId: string; batchId: string }[]> {
-    const rows = await this.q<{ instance_id: string; batch_id: string }>(`SELECT instance_id, batch_id FROM full_audit.model_batches WHERE applied_at IS NULL AND submitted_at < $1 ORDER BY submitted_at`, [before]);
+    const rows = await this.q<{ instance_id: string; batch_id: string }>(
+      `SELECT instance_id, batch_id FROM full_audit.model_batches WHERE applied_at IS NULL AND coalesce(polled_at, submitted_at) < $1 ORDER BY submitted_at`,
+      [before],
+    );
     return rows.map((r) => ({ instanceId: r.instance_id, batchId: r.batch_id }));
+  }
+}
+
+@Injectable()
+export class TypeOrmModelRejections extends ModelRejections {
+  private readonly q: Run;
+
+  constructor(uow: TypeOrmUnitOfWork) {
+    super();
+    this.q = runner(uow);
+  }
+
+  async of(instanceId: string, fingerprints: string[]): Promise<Map<string, Record<string, string>>> {
+    if (fingerprints.length === 0) return new Map();
+    const rows = await this.q<{ fingerprint: string; content_hashes: Record<string, string> }>(
+      `SELECT fingerprint, content_hashes FROM full_audit.model_rejections WHERE instance_id = $1 AND fingerprint = ANY($2)`,
+      [instanceId, fingerprints],
+    );
+    return new Map(rows.map((r) => [r.fingerprint, r.content_hashes]));
+  }
+
+  async record(instanceId: string, rejected: { fingerprint: string; contentHashes: Record<string, string> }[], at: Date): Promise<void> {
+    if (rejected.length === 0) return;
+    await this.q(
+      `INSERT INTO full_audit.model_rejections (instance_id, fingerprint, content_hashes, judged_at)
+       SELECT $1, f, h::jsonb, $4 FROM unnest($2::text[], $3::text[]) AS t(f, h)
+       ON CONFLICT (instance_id, fingerprint) DO UPDATE SET content_hashes = EXCLUDED.content_hashes, judged_at = EXCLUDED.judged_at`,
+      [instanceId, rejected.map((r) => r.fingerprint), rejected.map((r) => JSON.stringify(r.contentHashes)), at],
+    );
   }
 }
 
@@ -319,7 +359,15 @@ export class TypeOrmClaimStore extends ClaimStore {
     return rows.map((r) => r.instance_id);
   }
 
-  async drift(instanceId: string, judged: number): Promise<{ changed: number; documents: number }> {
+  async driftOf(instanceId: string): Promise<{ changed: number; documents: number }> {
+    const [row] = await this.q<{ changed: number | null; documents: string }>(
+      `SELECT (SELECT documents FROM full_audit.judgement_drift WHERE instance_id = $1) AS changed, (SELECT count(*) FROM full_audit.document_claims WHERE instance_id = $1) AS documents`,
+      [instanceId],
+    );
+    return { changed: Number(row.changed ?? 0), documents: Number(row.documents) };
+  }
+
+  async addDrift(instanceId: string, judged: number): Promise<{ changed: number; documents: number }> {
     const [row] = await this.q<{ changed: number; documents: string }>(
       `WITH d AS (INSERT INTO full_audit.judgement_drift (instance_id, documents) VALUES ($1, $2)
          ON CONFLICT (instance_id) DO UPDATE SET documents = full_audit.judgement_drift.documents + EXCLUDED.documents RETURNING documents)

@@ -83,8 +83,9 @@ export const configSchema = z.object({
   /** How often the workers look for due rescans and for changes whose judgement was not queued. */
   FULL_AUDIT_SWEEP_SECONDS: z.coerce.number().int().min(1).max(86400).default(60),
   /**
-   * Seconds after a burst of document changes before the whole repository is judged again from its stored
-   * claims (the findings then no longer depend on the order the documents arrived in); 0: never.
+   * Seconds after the change that calls for a settle (changes worth 1% of the repository) before the whole
+   * repository is judged again from its stored claims (the findings then no longer depend on the order the
+   * documents arrived in); a burst is settled at most once per this delay; 0: never.
    */
   FULL_AUDIT_SETTLE_SECONDS: z.coerce.number().int().min(0).max(86400).default(60),
   /**
@@ -92,7 +93,7 @@ export const configSchema = z.object({
    * Batches) judges them in one batch, answered later at about half the price, instead of call by call; 0: never.
    */
   FULL_AUDIT_MODEL_BATCH_MIN: z.coerce.number().int().min(0).max(100000).default(50),
-  /** Seconds between two polls of a batch submitted to the model (the sweep polls; at most every FULL_AUDIT_SWEEP_SECONDS). */
+  /** Seconds between two polls of a batch submitted to the model (the sweep polls, so at most every FULL_AUDIT_SWEEP_SECONDS). */
   FULL_AUDIT_MODEL_BATCH_POLL_SECONDS: z.coerce.number().int().min(1).max(86400).default(60),
   /** Documents per full-scan job (worker replicas share a scan job by job). */
   FULL_AUDIT_CHUNK_DOCUMENTS: z.coerce.number().int().min(1).max(1000).default(25),

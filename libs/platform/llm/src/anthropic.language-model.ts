@@ -169,7 +169,8 @@ export class AnthropicLanguageModel extends RemoteLanguageModel {
       try {
         const batch = await this.client.messages.batches.create(
           { requests: calls.map(({ id, call }) => ({ custom_id: id, params: this.paramsOf(call, this.forceToolChoice) })) },
-          { middleware: [countingAttempts(attempts)] },
+          // A batch of many prompts uploads for longer than one call; a retry after a timeout could create a second batch, so the deadline is generous.
+          { middleware: [countingAttempts(attempts)], timeout: Math.max(this.timeoutMs, BATCH_TIMEOUT_MS) },
         );
         this.logger.log({ model: this.name, batch: batch.id, calls: calls.length, attempts: attempts.count }, 'message batch submitted');
         return batch.id;
@@ -186,7 +187,7 @@ export class AnthropicLanguageModel extends RemoteLanguageModel {
         if (batch.processing_status !== 'ended') return { ended: false, answered, total: answered + counts.processing };
         const results = new Map<string, BatchCallResult<T>>();
         let usage = NO_USAGE;
-        for await (const line of await this.client.messages.batches.results(batchId, {}, { middleware: [countingAttempts(attempts)] })) {
+        for await (const line of await this.client.messages.batches.results(batchId, {}, { middleware: [countingAttempts(attempts)], timeout: Math.max(this.timeoutMs, BATCH_TIMEOUT_MS) })) {
           const result = line.result;
           if (result.type !== 'succeeded') {
             results.set(line.custom_id, { kind: 'failed', problem: `The batch request ${result.type === 'errored' ? `failed (${result.error?.error?.type ?? 'error'})` : `was ${result.type}`}.` });
@@ -243,6 +244,8 @@ export class AnthropicLanguageModel extends RemoteLanguageModel {
 }
 
 const BATCH_CALL_ID = /^[a-zA-Z0-9_-]{1,64}$/u;
+/** Deadline of one attempt to upload a batch or download its results (megabytes, not one message). */
+const BATCH_TIMEOUT_MS = 120_000;
 
 /** A middleware counting the HTTP attempts of one SDK call (retries included). */
 function countingAttempts(attempts: { count: number }): Middleware {

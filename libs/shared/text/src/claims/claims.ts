@@ -46,6 +46,13 @@ export interface Claim {
   qualifiers?: string[];
 }
 
+/**
+ * The version of what `extractClaims` reads. Bump it whenever a change makes it read a document
+ * differently: claims stored under another version are read again at the next full scan, so a
+ * repository is judged with the current reading (the full audit stores it with each document's claims).
+ */
+export const CLAIMS_VERSION = 2;
+
 /** Kinds whose values two documents can disagree on; year-less dates and bare numbers without a counted noun are left out. */
 const CHECKABLE: ReadonlySet<string> = new Set(['amount', 'percentage', 'duration', 'quantity', 'time-range', 'time', 'recurrence', 'date', 'date-range', 'number']);
 /** Reading values is slow (Microsoft's recognizers, ~15 ms a sentence): only sentences with a figure or a number word are read. */
@@ -184,8 +191,8 @@ function limiting(text: string): string {
 
 /** Two to five capitals: an acronym (IT, HR, EU), not a word written in capitals for emphasis. */
 const ACRONYM = /^\p{Lu}{2,5}$/u;
-/** Participles used as prepositions: "including jackets" names jackets, it does not qualify them. */
-const PREPOSITIONAL = new Set(['including', 'excluding', 'regarding', 'concerning', 'following', 'during', 'pending', 'considering', 'according', 'notwithstanding', 'concernant', 'suivant', 'durant', 'pendant', 'compris']);
+/** Participles used only as prepositions: "including jackets" names jackets, it does not qualify them. */
+const PREPOSITIONAL = new Set(['including', 'excluding', 'regarding', 'according', 'notwithstanding', 'concernant', 'durant']);
 
 /**
  * The qualified words of a text: a content word directly qualified by another (in English the word
@@ -196,11 +203,13 @@ const PREPOSITIONAL = new Set(['including', 'excluding', 'regarding', 'concernin
 function qualifiersOf(text: string, language: Language, modal: ReadonlySet<string>): string[] {
   const out = new Set<string>();
   for (const phrase of text.split(/[,:;.!?()|/]+/u)) {
+    // A phrase in capitals throughout ("ALL STORES") is shouted, not made of acronyms.
+    const shouted = !/\p{Ll}/u.test(phrase);
     // Each word: its stem (a head) and its folded form (a modifier), or nothing for function words and figures.
     const tokens = phrase.split(/[^\p{L}\p{N}'’-]+/u).filter(Boolean).map((w) => {
-      // An acronym in capitals qualifies even when it spells a function word ("IT service desk", "US office").
       if (PREPOSITIONAL.has(foldText(w))) return undefined;
-      const stems = ACRONYM.test(w) ? [foldText(w)] : contentStems(w, language).filter((s) => !/^\d/u.test(s) && !modal.has(s));
+      // An acronym in capitals qualifies even when it spells a function word ("IT service desk", "US office").
+      const stems = !shouted && ACRONYM.test(w) ? [foldText(w)] : contentStems(w, language).filter((s) => !/^\d/u.test(s) && !modal.has(s));
       return stems.length > 0 && /^\p{L}/u.test(w) ? { stem: stems.join('-'), word: foldText(w).replace(/^\p{L}['’]/u, '') } : undefined;
     });
     for (let i = 0; i + 1 < tokens.length; i++) {

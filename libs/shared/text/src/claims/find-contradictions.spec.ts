@@ -97,6 +97,17 @@ describe('findContradictions: what the headings above a statement scope', () => 
     expect(findContradictions([...itDesk, ...customerService])).toEqual([]);
   });
 
+  it('a heading in capitals throughout is no acronym, and an adjective that can be a preposition ("pending") still qualifies', () => {
+    const shouted = claimsOf('all', '# ALL STORES\n\nThe customer service phone line of the stores is open from 9:00 to 17:00.');
+    const outlet = claimsOf('outlet', '# Outlet stores\n\nThe customer service phone line of the stores is open from 8:00 to 18:00.');
+    expect(shouted[0].qualifiers ?? []).not.toContain('store<all');
+    expect(findContradictions([...shouted, ...outlet]).length).toBeGreaterThan(0);
+    const pending = claimsOf('pending', 'Pending orders are cancelled within 24 hours.');
+    const shipped = claimsOf('shipped', 'Shipped orders are cancelled within 2 hours.');
+    expect(pending[0].qualifiers).toContain('order<pending');
+    expect(findContradictions([...pending, ...shipped])).toEqual([]);
+  });
+
   it('the same service in two documents still contradicts, and a heading line replaced by the next one no longer scopes', () => {
     const faq = claimsOf('faq', '# Customer FAQ\n\nContact\n\nOur customer service is open Monday to Friday, 8:00 to 18:00, by phone and chat.');
     expect(findContradictions([...faq, ...customerService]).map((f) => f.attribute).sort()).toEqual(['time-range', 'weekdays']);

@@ -120,7 +120,8 @@ export function findContradictions(claims: readonly Claim[], options: FindContra
   });
   // Per pair of documents and attribute, each sentence in one finding at most, the closest pairs first:
   // two sentences about the same thing give one finding, two different disagreements give two.
-  // Ties are broken by what the sentences say, never by document ids (random at ingestion): the same documents give the same findings.
+  // Ties are broken by what the sentences say, by document ids (random at ingestion) only as a last resort, through the
+  // fingerprint, when the sentences are the same: the same documents give the same findings.
   const keys = candidates.map(contentKey);
   const order = candidates
     .map((_, i) => i)
