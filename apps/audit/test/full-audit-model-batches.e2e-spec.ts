@@ -1,6 +1,7 @@
 import { generateApiKey } from '@svc/identity-core';
 import { FakeAnthropicMessagesServer, MessagesRequestBody } from '@svc/llm/testing';
-import { Json, post, RunningService, ServiceMode, startService, waitFor } from '@svc/test-kit';
+import { Json, RunningService, ServiceMode, startService, waitFor } from '@svc/test-kit';
+import { FullAuditInstance, officeNotices } from './full-audit-instance';
 
 const unescape = (s: string) => s.replace(/&(lt|gt|quot|amp);/g, (_, e: string) => ({ lt: '<', gt: '>', quot: '"', amp: '&' })[e]!);
 
@@ -22,22 +23,13 @@ describe.each<ServiceMode>(['embedded', 'distributed'])('full audit with the mod
   const server = new FakeAnthropicMessagesServer();
   let service: RunningService;
   const adminKey = generateApiKey();
-  let instanceId: string;
-  let instanceKey: string;
+  let instance: FullAuditInstance;
 
-  const audit = (path: string, body: unknown) => post(`${service.urls.audit}${path}`, body, adminKey);
-  const retrieval = (path: string, body: unknown) => post(`${service.urls.retrieval}${path}`, body, undefined, { 'instance-id': instanceId, 'api-key': instanceKey });
-  const ingest = async (name: string, content_text: string): Promise<string> => {
-    const res = await retrieval('/api/documents/upsert', { external_id: name, name, url: null, content_text });
-    expect(res.status).toBe(200);
-    return res.body.response.id;
-  };
-  const panel = async () => (await audit('/audit/full-audit/have-to-show', { instance_id: instanceId })).body.response as { show: boolean; scan: Json; awaiting_model: number };
   const settledOver = (documents: number) => waitFor(async () => {
-    const p = await panel();
+    const p = await instance.panel();
     return p.scan?.reason === 'settle' && p.scan.state === 'COMPLETED' && p.scan.documents === documents ? p : undefined;
   }, 90000, `a settle over ${documents} documents`);
-  const detected = async () => (await audit('/audit/full-audit/list', { instance_id: instanceId, state_in: ['DETECTED'], limit: 100 })).body.response.items as Json[];
+  const detected = async () => (await instance.audit('/audit/full-audit/list', { instance_id: instance.instanceId, state_in: ['DETECTED'], limit: 100 })).body.response.items as Json[];
   const batchRequests = () => server.requests.filter((r) => r.path === '/v1/messages/batches');
 
   beforeAll(async () => {
@@ -53,9 +45,7 @@ describe.each<ServiceMode>(['embedded', 'distributed'])('full audit with the mod
       FULL_AUDIT_SETTLE_SECONDS: '1',
       FULL_AUDIT_SWEEP_SECONDS: '1',
     });
-    instanceId = (await audit('/audit/instance/create', { name: 'Batches' })).body.response.instance_id;
-    instanceKey = (await audit('/audit/instance/get-svc-instances', { instance_id: instanceId })).body.response[0].api_key;
-    await waitFor(async () => ((await panel()).show ? true : undefined), 60000, 'the first full scan');
+    instance = await FullAuditInstance.create(service, adminKey, 'Batches');
   }, 120000);
   afterAll(async () => {
     await service?.destroy();
@@ -63,22 +53,21 @@ describe.each<ServiceMode>(['embedded', 'distributed'])('full audit with the mod
   });
 
   it('submits the new candidates of a full judgement in one batch, raises none until it has ended, then those the model confirms', async () => {
-    const things = ['lockers', 'parking badges', 'laptops', 'desk phones', 'meeting rooms', 'visitor passes', 'coffee machines', 'printers', 'bicycles', 'umbrellas', 'headsets', 'monitors', 'keyboards'];
-    const notices = await ingest('office-notices.md', `# Office notices\n\n${things.map((t, i) => `The notice period for ${t} is ${i + 2} days.`).join('\n\n')}`);
+    const notices = await instance.ingest('office-notices.md', officeNotices());
     await settledOver(1);
-    await ingest('toaster-warranty.md', '# Toaster warranty\n\nThe warranty period of the toaster is 2 years.');
-    await ingest('toaster-leaflet.md', '# Toaster warranty\n\nThe warranty period of the toaster is 3 years.');
-    await ingest('kettle-warranty.md', '# Kettle warranty\n\nThe warranty period of the kettle is 1 year.');
-    await ingest('kettle-draft.md', '# Kettle warranty (draft)\n\nDraft: the warranty period of the kettle is 2 years.');
+    await instance.ingest('toaster-warranty.md', '# Toaster warranty\n\nThe warranty period of the toaster is 2 years.');
+    await instance.ingest('toaster-leaflet.md', '# Toaster warranty\n\nThe warranty period of the toaster is 3 years.');
+    await instance.ingest('kettle-warranty.md', '# Kettle warranty\n\nThe warranty period of the kettle is 1 year.');
+    await instance.ingest('kettle-draft.md', '# Kettle warranty (draft)\n\nDraft: the warranty period of the kettle is 2 years.');
     await settledOver(5);
     // "period" is in most statements: nothing joins the warranties yet, nothing was asked of the model.
     expect(await detected()).toEqual([]);
     expect(batchRequests()).toEqual([]);
 
     server.batchPollsInProgress = 15;
-    expect((await retrieval('/api/documents/delete', { document_id: notices })).status).toBe(200);
+    expect((await instance.retrieval('/api/documents/delete', { document_id: notices })).status).toBe(200);
     const awaiting = await waitFor(async () => {
-      const p = await panel();
+      const p = await instance.panel();
       return p.awaiting_model > 0 ? p : undefined;
     }, 90000, 'candidates awaiting the model');
     expect(awaiting.awaiting_model).toBe(2);
@@ -91,7 +80,7 @@ describe.each<ServiceMode>(['embedded', 'distributed'])('full audit with the mod
     expect(prompt).toContain('kettle');
     expect(requests[0].params.tools?.[0].name).toBe('submit_verdicts');
     // Another full judgement while the batch runs leaves its candidates to it: no second batch, no call one by one.
-    await ingest('canteen.md', '# Canteen\n\nThe canteen opens at noon.');
+    await instance.ingest('canteen.md', '# Canteen\n\nThe canteen opens at noon.');
     expect((await settledOver(5)).awaiting_model).toBe(2);
     expect(batchRequests()).toHaveLength(1);
     expect(server.requests.filter((r) => r.path === '/v1/messages' && JSON.stringify(r.body.messages).includes('toaster'))).toEqual([]);
@@ -103,13 +92,13 @@ describe.each<ServiceMode>(['embedded', 'distributed'])('full audit with the mod
     expect(raised).toHaveLength(1);
     expect(raised[0].explanation).toMatch(/2 years/u);
     expect(raised[0].explanation).toMatch(/3 years/u);
-    expect((await panel()).awaiting_model).toBe(0);
+    expect((await instance.panel()).awaiting_model).toBe(0);
     // Polled until it ended, then read once.
     const batchId = [...server.batches.keys()][0];
     expect(server.requests.filter((r) => r.path === `/v1/messages/batches/${batchId}`).length).toBeGreaterThanOrEqual(4);
     expect(server.requests.filter((r) => r.path === `/v1/messages/batches/${batchId}/results`)).toHaveLength(1);
     // The rejected draft is not raised, in any state.
-    const all = (await audit('/audit/full-audit/list', { instance_id: instanceId, state_in: [], limit: 100 })).body.response.items as Json[];
+    const all = (await instance.audit('/audit/full-audit/list', { instance_id: instance.instanceId, state_in: [], limit: 100 })).body.response.items as Json[];
     expect(all.map((c) => c.id)).toEqual([raised[0].id]);
   }, 300000);
 });

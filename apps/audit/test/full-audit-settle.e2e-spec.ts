@@ -1,5 +1,6 @@
 import { generateApiKey } from '@svc/identity-core';
-import { Json, post, RunningService, ServiceMode, startService, waitFor } from '@svc/test-kit';
+import { Json, RunningService, ServiceMode, startService, waitFor } from '@svc/test-kit';
+import { FullAuditInstance, officeNotices } from './full-audit-instance';
 
 /**
  * The full audit settles (ADR 0040): an incremental judgement revisits only the pairs touching the
@@ -13,45 +14,34 @@ import { Json, post, RunningService, ServiceMode, startService, waitFor } from '
 describe.each<ServiceMode>(['embedded', 'distributed'])('full audit settles after changes (%s)', (mode) => {
   let service: RunningService;
   const adminKey = generateApiKey();
-  let instanceId: string;
-  let instanceKey: string;
+  let instance: FullAuditInstance;
 
-  const audit = (path: string, body: unknown) => post(`${service.urls.audit}${path}`, body, adminKey);
-  const retrieval = (path: string, body: unknown) => post(`${service.urls.retrieval}${path}`, body, undefined, { 'instance-id': instanceId, 'api-key': instanceKey });
-  const ingest = async (name: string, content_text: string): Promise<string> => {
-    const res = await retrieval('/api/documents/upsert', { external_id: name, name, url: null, content_text });
-    expect(res.status).toBe(200);
-    return res.body.response.id;
-  };
-  const warrantyConflict = async (states: string[]) => (await audit('/audit/full-audit/list', { instance_id: instanceId, state_in: states, limit: 100 })).body.response.items.find((c: Json) => c.attribute === 'duration' && /toaster|warranty/u.test(c.subject)) as Json | undefined;
-  const progress = async () => (await audit('/audit/full-audit/have-to-show', { instance_id: instanceId })).body.response.scan as Json;
+  const warrantyConflict = async (states: string[]) =>
+    (await instance.audit('/audit/full-audit/list', { instance_id: instance.instanceId, state_in: states, limit: 100 })).body.response.items.find((c: Json) => c.attribute === 'duration' && /toaster|warranty/u.test(c.subject)) as Json | undefined;
+  const progress = async () => (await instance.panel()).scan;
 
   beforeAll(async () => {
     service = await startService(mode, { BOOTSTRAP_ADMIN_API_KEY: adminKey, FULL_AUDIT_SETTLE_SECONDS: '1', FULL_AUDIT_SWEEP_SECONDS: '1' });
-    instanceId = (await audit('/audit/instance/create', { name: 'Settle' })).body.response.instance_id;
-    instanceKey = (await audit('/audit/instance/get-svc-instances', { instance_id: instanceId })).body.response[0].api_key;
-    await waitFor(async () => ((await audit('/audit/full-audit/have-to-show', { instance_id: instanceId })).body.response.show ? true : undefined), 60000, 'the first full scan');
+    instance = await FullAuditInstance.create(service, adminKey, 'Settle');
   }, 120000);
   afterAll(async () => {
     await service?.destroy();
   });
 
   it('a contradiction goes when another document makes its shared word common, and comes back when that document is deleted', async () => {
-    await ingest('toaster-warranty.md', '# Toaster warranty\n\nThe warranty period of the toaster is 2 years.');
-    await ingest('toaster-leaflet.md', '# Toaster warranty\n\nThe warranty period of the toaster is 3 years.');
+    await instance.ingest('toaster-warranty.md', '# Toaster warranty\n\nThe warranty period of the toaster is 2 years.');
+    await instance.ingest('toaster-leaflet.md', '# Toaster warranty\n\nThe warranty period of the toaster is 3 years.');
     const conflict = await waitFor(() => warrantyConflict(['DETECTED']), 90000, 'the warranty contradiction');
     expect(conflict.explanation).toMatch(/2 years/u);
     expect(conflict.explanation).toMatch(/3 years/u);
 
-    // Thirteen notice periods in one document: "period" is now in most statements and says nothing about what they are about.
-    const things = ['lockers', 'parking badges', 'laptops', 'desk phones', 'meeting rooms', 'visitor passes', 'coffee machines', 'printers', 'bicycles', 'umbrellas', 'headsets', 'monitors', 'keyboards'];
-    const notices = await ingest('office-notices.md', `# Office notices\n\n${things.map((t, i) => `The notice period for ${t} is ${i + 2} days.`).join('\n\n')}`);
-    await waitFor(async () => ((await audit('/audit/full-audit/detail', { instance_id: instanceId, conflict_id: conflict.id })).body.response.state === 'DISAPPEARED' ? true : undefined), 90000, 'the contradiction gone');
+    const notices = await instance.ingest('office-notices.md', officeNotices());
+    await waitFor(async () => ((await instance.audit('/audit/full-audit/detail', { instance_id: instance.instanceId, conflict_id: conflict.id })).body.response.state === 'DISAPPEARED' ? true : undefined), 90000, 'the contradiction gone');
     // Settled: the stored claims judged as a whole, no document read again.
     expect(await progress()).toMatchObject({ reason: 'settle', state: 'COMPLETED', chunks: 0, documents: 3 });
     expect(await warrantyConflict(['DETECTED'])).toBeUndefined();
 
-    expect((await retrieval('/api/documents/delete', { document_id: notices })).status).toBe(200);
+    expect((await instance.retrieval('/api/documents/delete', { document_id: notices })).status).toBe(200);
     const back = await waitFor(() => warrantyConflict(['DETECTED']), 90000, 'the contradiction back');
     expect(back.id).toBe(conflict.id);
     expect(await progress()).toMatchObject({ reason: 'settle', state: 'COMPLETED', documents: 2 });

@@ -98,11 +98,11 @@ export function percentile(sorted, p) {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
 }
 
-/** Count, p50, p90, p99, max and mean of a list of latencies (ms). */
+/** Count, p50, p90, p95, p99, max and mean of a list of latencies (ms). */
 export function latencySummary(values) {
   const sorted = [...values].sort((a, b) => a - b);
   const mean = sorted.reduce((a, b) => a + b, 0) / (sorted.length || 1);
-  return { count: sorted.length, p50: round(percentile(sorted, 50)), p90: round(percentile(sorted, 90)), p99: round(percentile(sorted, 99)), max: round(sorted.at(-1)), mean: round(mean) };
+  return { count: sorted.length, p50: round(percentile(sorted, 50)), p90: round(percentile(sorted, 90)), p95: round(percentile(sorted, 95)), p99: round(percentile(sorted, 99)), max: round(sorted.at(-1)), mean: round(mean) };
 }
 
 export const round = (value, digits = 2) => (value === null || value === undefined || Number.isNaN(value) ? null : Math.round(value * 10 ** digits) / 10 ** digits);

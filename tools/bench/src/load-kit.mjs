@@ -7,7 +7,7 @@ import { performance } from 'node:perf_hooks';
 import { clearInterval, setInterval } from 'node:timers';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { URL } from 'node:url';
-import { commandCpuSeconds, machineTicks, percentile, processCpuSeconds, round } from './bench-kit.mjs';
+import { commandCpuSeconds, latencySummary, machineTicks, processCpuSeconds, round } from './bench-kit.mjs';
 
 /** Sends one request; resolves with status and body, rejects on transport errors and timeouts. */
 export function send(agent, url, method, payload, credential, timeoutMs, keepBody = true) {
@@ -131,19 +131,11 @@ export async function runLoad(target, { seconds, concurrency, maxRequests = 0, r
   progress.stop();
   agent.destroy();
   const elapsedS = (lastDone - startedAt) / 1000;
-  const sorted = Float64Array.from(latencies).sort();
   return {
     requests: completed,
     elapsed_s: round(elapsedS, 3),
     rps: round(elapsedS > 0 ? completed / elapsedS : 0, 1),
-    latency_ms: {
-      p50: round(percentile(sorted, 50)),
-      p90: round(percentile(sorted, 90)),
-      p95: round(percentile(sorted, 95)),
-      p99: round(percentile(sorted, 99)),
-      max: round(sorted.length ? sorted[sorted.length - 1] : null),
-      mean: round(sorted.length ? sorted.reduce((a, b) => a + b, 0) / sorted.length : null),
-    },
+    latency_ms: latencySummary(latencies),
     // Errors = answers outside 2xx + requests that got no answer (connection error, timeout).
     errors: non2xx + failed,
     non_2xx: non2xx,

@@ -32,9 +32,9 @@ class MemoryRecommendations extends RecommendationRepository {
   async pendingForDocument(instanceId: string, documentId: string) {
     return this.rows.filter((r) => r.instanceId === instanceId && r.documentId === documentId && r.status === 'PENDING');
   }
-  async markApplied(ids: string[], at: Date) {
+  async markApplied(ids: string[]) {
     const moved = this.rows.filter((r) => ids.includes(r.id) && r.status === 'PENDING');
-    for (const r of moved) Object.assign(r, { status: 'APPLIED', appliedAt: at });
+    for (const r of moved) r.status = 'APPLIED';
     return moved.map((r) => r.id);
   }
 }

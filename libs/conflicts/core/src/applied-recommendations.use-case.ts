@@ -49,15 +49,11 @@ export class TrackAppliedRecommendations {
     const applied = pending.filter((r) => recommendationApplied(r, current));
     if (applied.length === 0) return `applied 0 of ${pending.length}`;
     const now = this.clock.now();
-    const organizations = new Map<string, string>();
-    for (const conflictId of new Set(applied.map((r) => r.conflictId))) {
-      const conflict = await this.conflicts.get(payload.instanceId, conflictId);
-      if (conflict) organizations.set(conflictId, conflict.organizationId);
-    }
+    // Every conflict of an instance is its organisation's: one read names it for the activity log.
+    const organizationId = (await this.conflicts.get(payload.instanceId, applied[0].conflictId))?.organizationId;
     const moved = await this.uow.run(async () => {
       const ids = await this.recommendations.markApplied(applied.map((r) => r.id), now);
       for (const r of applied.filter((x) => ids.includes(x.id))) {
-        const organizationId = organizations.get(r.conflictId);
         if (organizationId) await this.activity.record({ organizationId, instanceId: payload.instanceId, action: 'recommendation.applied', subjectId: r.id, actor: null, before: { status: 'PENDING' }, after: { status: 'APPLIED', conflict_id: r.conflictId, document_id: r.documentId, action: r.action, change: payload.change } });
       }
       return ids.length;

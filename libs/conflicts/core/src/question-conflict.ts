@@ -79,7 +79,6 @@ export interface Recommendation {
   estimatedSeconds: number;
   status: RecommendationStatus;
   createdAt: Date;
-  appliedAt?: Date | null;
 }
 
 export function documentIdsOf(groups: ConflictAnswerGroup[]): string[] {

@@ -135,7 +135,6 @@ interface RecommendationRow {
   estimated_seconds: number;
   status: RecommendationStatus;
   created_at: Date;
-  applied_at: Date | null;
 }
 
 const toRecommendation = (r: RecommendationRow): Recommendation => ({
@@ -150,7 +149,6 @@ const toRecommendation = (r: RecommendationRow): Recommendation => ({
   estimatedSeconds: r.estimated_seconds,
   status: r.status,
   createdAt: r.created_at,
-  appliedAt: r.applied_at,
 });
 
 @Injectable()

@@ -4,7 +4,9 @@ import type { FullAuditConflict, FullAuditFinding } from './full-audit-conflict'
 import type { ClaimStore, FullAuditConflictRepository, ModelBatchStore, ModelRejections, PendingModelBatch } from './full-audit.ports';
 import type { ClaimJudge } from './judge/claim-judge';
 import type { ScanStep } from './scan-plan';
-import { CollectModelBatch, FULL_AUDIT_SCAN, ScanStepWriter } from './scan.use-cases';
+import { CollectModelBatch } from './collect-model-batch.use-case';
+import { FULL_AUDIT_SCAN } from './scan-settings';
+import type { ScanStepWriter } from './scan-step-writer';
 
 const finding = (fingerprint: string, documentIds: string[]): FullAuditFinding => ({ fingerprint, attribute: 'duration', subject: fingerprint, explanation: '', compagnonQuestions: [], excerpts: [], documentIds });
 

@@ -60,3 +60,13 @@ export function findingOf(contradiction: ClaimContradiction, names: DocumentName
 export function changedAtOf(all: DocumentClaims[]): Map<string, Date> {
   return new Map(all.map((d) => [d.documentId, d.changedAt]));
 }
+
+/** The content versions of a finding's documents, from a version lookup (document id → its claims' content version). */
+export function versionsOf(finding: Pick<FullAuditFinding, 'documentIds'>, versions: ReadonlyMap<string, string>): Record<string, string> {
+  return Object.fromEntries(finding.documentIds.map((id) => [id, versions.get(id) ?? '']));
+}
+
+/** Whether each of a finding's documents is still at the content version recorded then (a verdict on it still holds). */
+export function atVersions(finding: Pick<FullAuditFinding, 'documentIds'>, then: Readonly<Record<string, string>>, now: ReadonlyMap<string, string>): boolean {
+  return finding.documentIds.every((id) => now.get(id) === then[id]);
+}

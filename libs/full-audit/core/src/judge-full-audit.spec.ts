@@ -5,7 +5,9 @@ import type { FullAuditFinding } from './full-audit-conflict';
 import type { ClaimStore, DocumentClaims, FullAuditConflictRepository, ModelBatchStore, ModelRejections, PendingModelBatch, ScanSource, ScanStore } from './full-audit.ports';
 import type { ClaimJudge } from './judge/claim-judge';
 import type { ScanStep } from './scan-plan';
-import { FullAuditSettings, JudgeFullAudit, ScanStepWriter } from './scan.use-cases';
+import { FullAuditSettings } from './scan-settings';
+import type { ScanStepWriter } from './scan-step-writer';
+import { JudgeFullAudit } from './scan.use-cases';
 
 /** Three documents, two contradictions (refunds, delivery), judged as a full scan over small in-memory ports. */
 function documents(): DocumentClaims[] {

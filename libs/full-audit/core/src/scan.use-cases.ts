@@ -1,67 +1,16 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { DocumentChangedPayload, FullAuditCollectPayload, FullAuditExtractPayload, FullAuditJudgePayload, FullAuditScanPayload, JOB_NAMES } from '@svc/contracts';
-import { ActivityLog, Clock, DomainError, IdGenerator, JobQueue, loggableError, UnitOfWork } from '@svc/kernel';
+import { DocumentChangedPayload, FullAuditExtractPayload, FullAuditJudgePayload, FullAuditScanPayload, JOB_NAMES } from '@svc/contracts';
+import { auditInstanceNotFound, Clock, DomainError, IdGenerator, JobQueue, loggableError, UnitOfWork } from '@svc/kernel';
 import { CLAIM_JUDGE, CLAIMS_VERSION, findContradictions, informativeLimit } from '@svc/text';
 import { GetInstanceStep } from '@svc/workspace-core';
-import type { FullAuditConflict, FullAuditFinding } from './full-audit-conflict';
-import { blockKey, ClaimBlock, ClaimStore, DocumentClaims, FullAuditChanges, FullAuditConflictRepository, ModelBatchStore, ModelRejections, QuestionLinks, ScanSource, ScanStore } from './full-audit.ports';
-import { changedAtOf, claimsOfDocument, DocumentNames, findingOf } from './findings';
+import type { FullAuditFinding } from './full-audit-conflict';
+import { blockKey, ClaimBlock, ClaimStore, DocumentClaims, FullAuditConflictRepository, ModelBatchStore, ModelRejections, ScanSource, ScanStore } from './full-audit.ports';
+import { atVersions, changedAtOf, claimsOfDocument, DocumentNames, findingOf, versionsOf } from './findings';
 import { ClaimJudge } from './judge/claim-judge';
-import { planScan, ScanStep } from './scan-plan';
+import { planScan } from './scan-plan';
+import { collectJob, FULL_AUDIT_SCAN, FullAuditSettings, judgeJob, scanJob, settleDue, settleJob } from './scan-settings';
+import { raisedBy, ScanStepWriter } from './scan-step-writer';
 
-/** How scans are cut into jobs. */
-export const FULL_AUDIT_SCAN = {
-  /** Writes per transaction when a judgement is recorded (embedded mode has one connection). */
-  writeBatch: 100,
-  /** A judgement waits this long after a change, so a burst of changes is judged once. */
-  judgeDelayMs: 500,
-  /** Incremental judgements an incremental job runs at most before it leaves the rest to the next. */
-  maxRounds: 5,
-  /** A scan still RUNNING this long after it started is abandoned by the sweep (a chunk failed for good). */
-  staleAfterHours: 6,
-  /**
-   * Share of the repository's documents judged incrementally since the last full judgement past which
-   * the whole repository is judged again (a settle): the judge's word statistics (how common each stem
-   * is) move as documents come and go, and an incremental judgement only revisits pairs touching the
-   * changed documents. A small repository settles after any change.
-   */
-  settleShare: 0.01,
-  /** A batch still unanswered this long after it was submitted is given up: the rule-based verdict stands (the API expires batches after 24 h). */
-  batchExpiryHours: 25,
-};
-
-/** Whether documents judged incrementally since the last full judgement call for a settle (pure). */
-export function settleDue(drift: { changed: number; documents: number }): boolean {
-  return drift.changed > 0 && drift.changed >= FULL_AUDIT_SCAN.settleShare * drift.documents;
-}
-
-/** How scans run, from configuration. */
-export class FullAuditSettings {
-  constructor(
-    /** Hours between full rescans of an instance; 0: none on a schedule. */
-    readonly rescanHours: number,
-    /** Documents per extraction job: worker replicas share a full scan chunk by chunk. */
-    readonly chunkDocuments = 25,
-    /** Seconds after incremental judgements before a settle (FULL_AUDIT_SCAN.settleShare); 0: never. */
-    readonly settleSeconds = 60,
-    /**
-     * New candidates of a full judgement from which the model (when it has batches) judges them in one
-     * Message Batch, answered later at about half the price, instead of one call per 20; 0: never.
-     */
-    readonly modelBatchMin = 50,
-    /** Seconds between two polls of a batch submitted to the model (the first one too). */
-    readonly batchPollSeconds = 60,
-  ) {}
-}
-
-const judgeJob = (instanceId: string) => ({ dedupeKey: `full-audit.judge:${instanceId}`, delayMs: FULL_AUDIT_SCAN.judgeDelayMs });
-/** One queued full scan per instance: a change before the first scan, the schedule and a sweep on another replica ask once. */
-const scanJob = (instanceId: string) => ({ dedupeKey: `full-audit.scan:${instanceId}` });
-/** One queued poll per batch. */
-const collectJob = (batchId: string, delayMs: number) => ({ dedupeKey: `full-audit.collect:${batchId}`, delayMs });
-/** One queued settle per instance, after a delay: a burst of changes is settled once. */
-const settleJob = (instanceId: string, seconds: number) => ({ dedupeKey: `full-audit.settle:${instanceId}`, delayMs: seconds * 1000 });
-/** What the stored claims were read from: the document's content and the claim reader's version (a new reader reads every document again). */
 const claimsVersionOf = (contentHash: string) => `claims-v${CLAIMS_VERSION}:${contentHash}`;
 /** Let the event loop serve requests between two documents (claim extraction is CPU work). */
 const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -123,9 +72,9 @@ export class StartFullAuditScan {
 
 /**
  * A full rescan on demand (the admin CLI's `full-audit rescan`): every document whose content or claim
- * reader changed since it was read is read again, and the repository is judged as a whole, through the same job as the schedule's. Only in RUNNING_PHASE (409
- * otherwise); a scan already queued is not queued twice (its job id is returned). 404 for an instance
- * of another organisation.
+ * reader changed since it was read is read again, and the repository is judged as a whole, through the
+ * same job as the schedule's. Only in RUNNING_PHASE (409 otherwise); a scan already queued is not queued
+ * twice (its job id is returned). 404 for an instance of another organisation.
  */
 @Injectable()
 export class RequestFullAuditScan {
@@ -137,7 +86,7 @@ export class RequestFullAuditScan {
 
   async execute(input: { organizationId: string; instanceId: string }): Promise<{ jobId: string }> {
     const facts = await this.steps.facts(input.instanceId);
-    if (!facts || facts.organizationId !== input.organizationId) throw DomainError.notFound('WORKSPACE.INSTANCE_NOT_FOUND', `Audit instance ${input.instanceId} does not exist in organisation ${input.organizationId}.`);
+    if (!facts || facts.organizationId !== input.organizationId) throw auditInstanceNotFound(input.instanceId);
     if (facts.step !== 'RUNNING_PHASE') {
       throw DomainError.conflict('FULL_AUDIT.NOT_RUNNING', `Audit instance ${input.instanceId} is in step ${facts.step}; the full audit runs in RUNNING_PHASE (its first full scan starts there by itself).`);
     }
@@ -148,8 +97,8 @@ export class RequestFullAuditScan {
 
 /**
  * Reads the claims of some documents (job `full-audit.extract`): a document whose content is unchanged
- * since it was last read, by the same version of the claim reader (CLAIMS_VERSION), is skipped; a deleted or no longer indexed one loses its claims. Outside a
- * full scan, the changed documents are marked for the incremental judgement. A chunk of a full scan
+ * since it was last read, by the same version of the claim reader (CLAIMS_VERSION), is skipped; a
+ * deleted or no longer indexed one loses its claims. Outside a full scan, the changed documents are marked for the incremental judgement. A chunk of a full scan
  * records itself done; the last one queues the judgement. Idempotent. Outcome: `read <n> changed <m>`.
  */
 @Injectable()
@@ -215,102 +164,6 @@ export class RescanChangedDocument {
       return 'full_scan_queued';
     }
     return this.extract.execute({ instanceId: payload.instanceId, scan: null, documentIds: [payload.documentId] });
-  }
-}
-
-/** What a judgement raises: a new finding, or one coming back after it had disappeared; null for the other steps. */
-function raisedBy(step: ScanStep): FullAuditFinding | null {
-  if (step.kind === 'insert') return step.finding;
-  return step.kind === 'move' && step.finding && step.event === 'returned' ? step.finding : null;
-}
-
-/**
- * Writes what a judgement decided (the judge's steps, or a batch's confirmed candidates): in
- * transactions of FULL_AUDIT_SCAN.writeBatch steps, with the questions linked to each finding and the
- * activity log. Returns how many of each event happened.
- */
-@Injectable()
-export class ScanStepWriter {
-  constructor(
-    private readonly conflicts: FullAuditConflictRepository,
-    private readonly links: QuestionLinks,
-    private readonly activity: ActivityLog,
-    private readonly ids: IdGenerator,
-    private readonly clock: Clock,
-    private readonly uow: UnitOfWork,
-  ) {}
-
-  async write(instanceId: string, organizationId: string, steps: ScanStep[]): Promise<Record<string, number>> {
-    const links = await this.linksOf(instanceId, steps);
-    const counts: Record<string, number> = {};
-    for (let i = 0; i < steps.length; i += FULL_AUDIT_SCAN.writeBatch) {
-      const batch = steps.slice(i, i + FULL_AUDIT_SCAN.writeBatch);
-      await this.uow.run(async () => {
-        for (const step of batch) {
-          const applied = await this.apply(step, instanceId, organizationId, links);
-          if (applied) counts[applied] = (counts[applied] ?? 0) + 1;
-        }
-      });
-    }
-    return counts;
-  }
-
-  private linksOf(instanceId: string, steps: ScanStep[]): Promise<Map<string, FullAuditConflict['linkedQuestions']>> {
-    const findings = new Map<string, FullAuditFinding['excerpts']>();
-    for (const step of steps) {
-      const finding = step.kind === 'insert' || step.kind === 'refresh' || step.kind === 'move' ? step.finding : null;
-      if (finding) findings.set(finding.fingerprint, finding.excerpts);
-    }
-    return findings.size === 0 ? Promise.resolve(new Map()) : this.links.linked(instanceId, findings);
-  }
-
-  /** One step, in the caller's transaction; the activity log says what the scan did. Returns what happened, or null. */
-  private async apply(step: ScanStep, instanceId: string, organizationId: string, links: Map<string, FullAuditConflict['linkedQuestions']>): Promise<string | null> {
-    const now = this.clock.now();
-    if (step.kind === 'insert') {
-      const conflict: FullAuditConflict = {
-        ...step.finding,
-        id: this.ids.next('fc_'),
-        instanceId,
-        organizationId,
-        state: 'DETECTED',
-        linkedQuestions: links.get(step.finding.fingerprint) ?? [],
-        answer: null,
-        compagnonRecommendations: [],
-        createdAt: now,
-        updatedAt: now,
-        lastSeenAt: now,
-        answeredAt: null,
-        managedAt: null,
-        absentSince: null,
-        version: 1,
-      };
-      if (!(await this.conflicts.insertIfNew(conflict))) return null;
-      await this.activity.record({ organizationId, instanceId, action: 'full_audit_conflict.detected', subjectId: conflict.id, actor: null, before: null, after: { state: 'DETECTED', fingerprint: conflict.fingerprint } });
-      return 'detected';
-    }
-    const { conflict } = step;
-    const fresh = (finding: FullAuditFinding): FullAuditChanges => ({
-      excerpts: finding.excerpts,
-      subject: finding.subject,
-      explanation: finding.explanation,
-      compagnonQuestions: finding.compagnonQuestions,
-      linkedQuestions: links.get(finding.fingerprint) ?? conflict.linkedQuestions,
-      lastSeenAt: now,
-    });
-    if (step.kind === 'refresh') {
-      // A concurrent edit by a person wins; the next scan refreshes again.
-      await this.conflicts.update(conflict, { ...fresh(step.finding), updatedAt: now });
-      return null;
-    }
-    if (step.kind === 'mark-absent') {
-      await this.conflicts.update(conflict, { absentSince: now, updatedAt: now });
-      return null;
-    }
-    const changes: FullAuditChanges = { ...(step.finding ? fresh(step.finding) : {}), state: step.state, absentSince: null, updatedAt: now };
-    if (!(await this.conflicts.update(conflict, changes))) return null;
-    await this.activity.record({ organizationId, instanceId, action: `full_audit_conflict.${step.event}`, subjectId: conflict.id, actor: null, before: { state: conflict.state }, after: { state: step.state } });
-    return step.event;
   }
 }
 
@@ -413,11 +266,10 @@ export class JudgeFullAudit {
    */
   private async verdicts(instanceId: string, raised: FullAuditFinding[], full: boolean, versions: Map<string, string>): Promise<{ confirmed: Set<string>; batched?: { id: string; candidates: number } }> {
     if (raised.length === 0) return { confirmed: new Set() };
-    const hashesOf = (f: FullAuditFinding) => Object.fromEntries(f.documentIds.map((id) => [id, versions.get(id) ?? '']));
     const rejected = await this.rejections.of(instanceId, raised.map((f) => f.fingerprint));
     const toJudge = raised.filter((f) => {
       const before = rejected.get(f.fingerprint);
-      return !before || f.documentIds.some((id) => before[id] !== versions.get(id));
+      return !before || !atVersions(f, before, versions);
     });
     if (toJudge.length === 0) return { confirmed: new Set() };
     if (full && this.judgeModel.batches && this.settings.modelBatchMin > 0 && toJudge.length >= this.settings.modelBatchMin) {
@@ -428,7 +280,7 @@ export class JudgeFullAudit {
         this.logger.warn({ instanceId, candidates: toJudge.length, judge: this.judgeModel.name, error: loggableError(error) }, 'the model batch could not be submitted; the candidates are judged call by call');
       }
       if (batchId) {
-        const contentHashes = Object.assign({}, ...toJudge.map(hashesOf)) as Record<string, string>;
+        const contentHashes = Object.assign({}, ...toJudge.map((f) => versionsOf(f, versions))) as Record<string, string>;
         // Recorded, or the job fails and the judgement runs again (the batch then stays unread: a model cost, never a lost finding).
         await this.uow.run(async () => {
           await this.batches.add({ batchId, instanceId, candidates: toJudge, contentHashes, submittedAt: this.clock.now() });
@@ -440,7 +292,7 @@ export class JudgeFullAudit {
     }
     const confirmed = await this.judgeModel.confirm(toJudge);
     const now = this.clock.now();
-    await this.uow.run(() => this.rejections.record(instanceId, toJudge.filter((f) => !confirmed.has(f.fingerprint)).map((f) => ({ fingerprint: f.fingerprint, contentHashes: hashesOf(f) })), now));
+    await this.uow.run(() => this.rejections.record(instanceId, toJudge.filter((f) => !confirmed.has(f.fingerprint)).map((f) => ({ fingerprint: f.fingerprint, contentHashes: versionsOf(f, versions) })), now));
     return { confirmed };
   }
 
@@ -468,81 +320,6 @@ export class JudgeFullAudit {
     const names: DocumentNames = new Map();
     for (let i = 0; i < documentIds.length; i += 100) for (const [id, n] of await this.source.names(instanceId, documentIds.slice(i, i + 100))) names.set(id, n);
     return names;
-  }
-}
-
-/**
- * The model's verdicts on a batch of candidates (job `full-audit.collect`, queued when the batch is
- * submitted, then by every sweep until applied): while the batch runs, nothing (`in_progress`); once
- * it has ended, the candidates the model confirms (and those it did not answer: the rule-based verdict)
- * are raised, unless one of their documents changed since they were submitted (that change was
- * judged again by itself). A batch unanswered after FULL_AUDIT_SCAN.batchExpiryHours keeps the
- * rule-based verdict. Idempotent. Outcome: `in_progress`, `applied_already`, or what was raised.
- */
-@Injectable()
-export class CollectModelBatch {
-  private readonly logger = new Logger(CollectModelBatch.name);
-
-  constructor(
-    private readonly steps: GetInstanceStep,
-    private readonly batches: ModelBatchStore,
-    private readonly rejections: ModelRejections,
-    private readonly claims: ClaimStore,
-    private readonly conflicts: FullAuditConflictRepository,
-    private readonly judgeModel: ClaimJudge,
-    private readonly writer: ScanStepWriter,
-    private readonly jobs: JobQueue,
-    private readonly clock: Clock,
-    private readonly uow: UnitOfWork,
-  ) {}
-
-  async execute(payload: FullAuditCollectPayload): Promise<string> {
-    const batch = await this.batches.pending(payload.batchId);
-    if (!batch) return 'applied_already';
-    const facts = await this.steps.facts(batch.instanceId);
-    if (!facts) return 'no_instance';
-    const now = this.clock.now();
-    const expired = now.getTime() - batch.submittedAt.getTime() >= FULL_AUDIT_SCAN.batchExpiryHours * 3_600_000;
-    let kept: Set<string> | null;
-    try {
-      kept = await this.judgeModel.collect(batch.batchId, batch.candidates);
-    } catch (error) {
-      // Polling that keeps failing (the batch gone, the key moved) must not hold the candidates for ever.
-      if (!expired) throw error;
-      this.logger.warn({ instanceId: batch.instanceId, batch: batch.batchId, error: loggableError(error) }, 'the model batch could not be read in time; the rule-based verdict stands');
-      kept = null;
-    }
-    if (kept === null) {
-      if (!expired) {
-        await this.uow.run(() => this.batches.polled(batch.batchId, now));
-        return 'in_progress';
-      }
-      this.logger.warn({ instanceId: batch.instanceId, batch: batch.batchId, candidates: batch.candidates.length }, 'the model batch was not answered in time; the rule-based verdict stands');
-      kept = new Set(batch.candidates.map((c) => c.fingerprint));
-    }
-    const confirmed = kept;
-    const current = await this.claims.contentHashes(batch.instanceId, Object.keys(batch.contentHashes));
-    const unchangedSince = (c: FullAuditFinding) => c.documentIds.every((id) => current.get(id) === batch.contentHashes[id]);
-    const unchanged = batch.candidates.filter((c) => confirmed.has(c.fingerprint) && unchangedSince(c));
-    // A document changed while its candidates waited: judged again now (a full judgement meanwhile may have left them to this batch).
-    const changed = [...new Set(batch.candidates.filter((c) => !unchangedSince(c)).flatMap((c) => c.documentIds).filter((id) => current.has(id) && current.get(id) !== batch.contentHashes[id]))];
-    const stored = new Map((await this.conflicts.withFingerprints(batch.instanceId, unchanged.map((c) => c.fingerprint))).map((c) => [c.fingerprint, c]));
-    const steps: ScanStep[] = unchanged.flatMap((finding): ScanStep[] => {
-      const conflict = stored.get(finding.fingerprint);
-      if (!conflict) return [{ kind: 'insert', finding }];
-      return conflict.state === 'DISAPPEARED' ? [{ kind: 'move', conflict, finding, state: 'DETECTED', event: 'returned' }] : [];
-    });
-    const counts = await this.writer.write(batch.instanceId, facts.organizationId, steps);
-    const rejected = batch.candidates.filter((c) => !confirmed.has(c.fingerprint)).map((c) => ({ fingerprint: c.fingerprint, contentHashes: Object.fromEntries(c.documentIds.map((id) => [id, batch.contentHashes[id]])) }));
-    await this.uow.run(async () => {
-      await this.rejections.record(batch.instanceId, rejected, now);
-      if (changed.length > 0) {
-        await this.claims.markDirty(batch.instanceId, changed, now);
-        await this.jobs.enqueue(JOB_NAMES.fullAuditJudge, { instanceId: batch.instanceId }, judgeJob(batch.instanceId));
-      }
-      await this.batches.applied(batch.batchId, now);
-    });
-    return `applied ${batch.batchId}: ${batch.candidates.length} candidates, ${confirmed.size} confirmed` + Object.entries(counts).map(([k, n]) => `, ${n} ${k}`).join('') + (changed.length > 0 ? `, ${changed.length} changed documents judged again` : '');
   }
 }
 

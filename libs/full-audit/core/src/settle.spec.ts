@@ -1,7 +1,8 @@
 import type { Clock, IdGenerator, JobQueue, UnitOfWork } from '@svc/kernel';
 import type { GetInstanceStep } from '@svc/workspace-core';
 import type { ClaimStore, FullAuditScan, ScanSource, ScanStore } from './full-audit.ports';
-import { FULL_AUDIT_SCAN, FullAuditSettings, settleDue, StartFullAuditScan } from './scan.use-cases';
+import { FULL_AUDIT_SCAN, FullAuditSettings, settleDue } from './scan-settings';
+import { StartFullAuditScan } from './scan.use-cases';
 
 describe('settleDue: when incremental judgements call for the whole repository to be judged again', () => {
   it('a small repository settles after any change', () => {

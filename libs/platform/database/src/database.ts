@@ -59,8 +59,8 @@ export class Database {
     }
   }
 
-  /** Refreshes the planner statistics now (the embedded mode also does it on a timer). */
-  analyze(): Promise<void> {
+  /** Refreshes the planner statistics now (on the embedded mode's timer). */
+  private analyze(): Promise<void> {
     // One at a time: a slow ANALYZE is not stacked under the next tick.
     this.analyzing ??= this.dataSource
       .query('ANALYZE')

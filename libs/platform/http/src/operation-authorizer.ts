@@ -1,5 +1,5 @@
 import { Injectable, Optional } from '@nestjs/common';
-import { assertScope, DomainError, InstanceAccess, isGlobalAdmin, Principal, requiredScope, rolesAllow, standingRefusal } from '@svc/kernel';
+import { assertScope, auditInstanceNotFound, DomainError, instanceAccessOf, InstanceAccess, Principal, requiredScope, rolesAllow, standingRefusal } from '@svc/kernel';
 import { InstanceAccessReader } from './access.ports';
 import type { OperationDefinition } from './operation.decorator';
 import { assertBodyWasRead, validateInput } from './validation';
@@ -42,7 +42,7 @@ export class OperationAuthorizer {
     if (!this.instances) throw new Error(`${operation.name} is instance-scoped but this app has no InstanceAccessReader`);
     const standing = await this.instances.read(instanceId, principal.userId);
     if (!standing || standing.organizationId !== principal.organizationId) {
-      throw DomainError.notFound('WORKSPACE.INSTANCE_NOT_FOUND', `Audit instance ${instanceId} does not exist.`);
+      throw auditInstanceNotFound(instanceId);
     }
     const refusal = standingRefusal(operation.instanceAdmin ? 'admin' : 'member', principal.roles, standing);
     if (refusal === 'WORKSPACE.NOT_A_MEMBER') {
@@ -51,14 +51,6 @@ export class OperationAuthorizer {
     if (refusal === 'WORKSPACE.INSTANCE_ADMIN_ONLY') {
       throw DomainError.forbidden(refusal, `${operation.name} is reserved to admins of the instance.`);
     }
-    const globalAdmin = isGlobalAdmin(principal.roles);
-    return {
-      instanceId,
-      organizationId: standing.organizationId,
-      isMember: standing.isMember,
-      isInstanceAdmin: standing.isInstanceAdmin,
-      isAdmin: globalAdmin || standing.isInstanceAdmin,
-      instance: standing.instance,
-    };
+    return instanceAccessOf(principal.roles, { instanceId, organizationId: standing.organizationId, isMember: standing.isMember, isInstanceAdmin: standing.isInstanceAdmin, instance: standing.instance });
   }
 }

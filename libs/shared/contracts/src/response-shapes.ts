@@ -10,6 +10,7 @@ export type JsonSchema = Readonly<Record<string, unknown>>;
 const string: JsonSchema = { type: 'string' };
 const nullableString: JsonSchema = { type: ['string', 'null'] };
 const dateTime: JsonSchema = { type: 'string', format: 'date-time' };
+const date: JsonSchema = { type: 'string', format: 'date' };
 const nullableDateTime: JsonSchema = { type: ['string', 'null'], format: 'date-time' };
 const integer: JsonSchema = { type: 'integer', minimum: 0 };
 const boolean: JsonSchema = { type: 'boolean' };
@@ -219,11 +220,11 @@ export const FILTERED_STATS = object(
 const NOT_SHOWN: JsonSchema = { const: false, description: 'An admin asked about another admin: their activity is not shown.' };
 
 export const DAILY_STATS: JsonSchema = {
-  oneOf: [arrayOf(object({ date: { type: 'string', format: 'date' }, ...DAILY_COUNTERS }, 'What was done on one UTC day.')), NOT_SHOWN],
+  oneOf: [arrayOf(object({ date, ...DAILY_COUNTERS }, 'What was done on one UTC day.')), NOT_SHOWN],
 };
 
 export const USER_STATS: JsonSchema = {
-  oneOf: [object({ user_id: string, begin_date: { type: 'string', format: 'date' }, end_date: { type: 'string', format: 'date' }, ...DAILY_COUNTERS }, 'What one user did over the range.'), NOT_SHOWN],
+  oneOf: [object({ user_id: string, begin_date: date, end_date: date, ...DAILY_COUNTERS }, 'What one user did over the range.'), NOT_SHOWN],
 };
 
 export const DASHBOARD_ENTRY = object(

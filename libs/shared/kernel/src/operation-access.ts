@@ -1,5 +1,5 @@
 import type { AuditOperationName } from '@svc/contracts';
-import { isGlobalAdmin, ORGANIZATION_WIDE_ROLES, Permission, Role } from './roles';
+import { isGlobalAdmin, isOrganizationWide, Permission, Role } from './roles';
 
 /**
  * Where the caller must stand on the instance the body names (`instance_id`):
@@ -112,8 +112,7 @@ export type StandingRefusal = 'WORKSPACE.NOT_A_MEMBER' | 'WORKSPACE.INSTANCE_ADM
  */
 export function standingRefusal(requirement: InstanceRequirement, roles: readonly Role[], standing: InstanceStanding): StandingRefusal | null {
   if (requirement === 'none' || isGlobalAdmin(roles)) return null;
-  const organizationWide = roles.some((r) => ORGANIZATION_WIDE_ROLES.includes(r));
-  if (!standing.isMember && !organizationWide) return 'WORKSPACE.NOT_A_MEMBER';
+  if (!standing.isMember && !isOrganizationWide(roles)) return 'WORKSPACE.NOT_A_MEMBER';
   if (requirement === 'admin' && !standing.isInstanceAdmin) return 'WORKSPACE.INSTANCE_ADMIN_ONLY';
   return null;
 }

@@ -44,6 +44,11 @@ export const READ_ONLY_PERMISSIONS: readonly Permission[] = ['read', 'retrieval'
 /** Roles that see every instance of their organisation without membership. */
 export const ORGANIZATION_WIDE_ROLES: readonly Role[] = ['ADMIN', 'AUTHORITY_MANAGER'];
 
+/** Whether these roles see every instance of the organisation without membership. */
+export function isOrganizationWide(roles: readonly Role[]): boolean {
+  return roles.some((r) => ORGANIZATION_WIDE_ROLES.includes(r));
+}
+
 export function rolesAllow(roles: readonly Role[], permission: Permission): boolean {
   const allowed = PERMISSIONS[permission] as readonly Role[];
   return roles.some((r) => allowed.includes(r));

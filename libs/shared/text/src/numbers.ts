@@ -29,27 +29,28 @@ const MEMO_SIZE = 1000;
 const memo = new Map<string, number>();
 
 function read(text: string): number {
-  // Group separators made of spaces are dropped: the models split "1 200,50" into two numbers.
-  const figure = text.trim().replace(/(?<=\d)[ \u00a0\u202f\u2009](?=\d{3}(?!\d))/g, '');
+  // Grouped figures written plain, the English way ("1 200,50", "1.200,00", "1.000.000" → "1200.50", "1200.00",
+  // "1000000"), as extractValues reads them; what is left ambiguous ("1,200", "1.200") keeps its reading below.
+  const figure = plainFigures(text.trim(), 'en').text;
   if (figure === '') return Number.NaN;
-  const cultures = /\d/.test(figure) ? [cultureOfFigure(figure)] : [Culture.English, Culture.French];
+  // Only a comma that opens no group of three ("3,5", "0,75") is a French decimal comma.
+  const frenchDecimal = /^[-+]?\d+,\d+$/.test(figure) && !/^[-+]?\d{1,3}(?:,\d{3})+$/.test(figure);
+  const cultures = !/\d/.test(figure) ? [Culture.English, Culture.French] : frenchDecimal ? [Culture.French] : [Culture.English];
   for (const culture of cultures) {
     const results = recognizeNumber(figure, culture);
     const whole = results.length === 1 && results[0].start === 0 && results[0].end === figure.length - 1 ? results[0] : undefined;
-    // The French model writes its decimals with a comma ("3,5").
-    const value = whole ? Number(String((whole.resolution as Record<string, unknown> | undefined)?.value ?? '').replace(',', '.')) : Number.NaN;
-    if (Number.isFinite(value)) return value;
+    const value = whole ? resolvedNumber((whole.resolution as Record<string, unknown> | undefined)?.value) : undefined;
+    if (value !== undefined) return value;
   }
   return Number.NaN;
 }
 
-function cultureOfFigure(figure: string): string {
-  const comma = figure.lastIndexOf(',');
-  const point = figure.lastIndexOf('.');
-  if (comma >= 0 && point >= 0) return comma > point ? Culture.French : Culture.English;
-  if (comma >= 0) return /^[-+]?\d{1,3}(?:,\d{3})+$/.test(figure) ? Culture.English : Culture.French;
-  if (point >= 0) return /^[-+]?\d{1,3}(?:\.\d{3}){2,}$/.test(figure) ? Culture.French : Culture.English;
-  return Culture.English;
+/** A recognizer's resolved value as a number: the French models write their decimals with a comma ("1200,5"); resolutions have no group separators. */
+export function resolvedNumber(value: unknown): number | undefined {
+  if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
+  if (typeof value !== 'string' || value.trim() === '') return undefined;
+  const n = Number(value.replace(',', '.'));
+  return Number.isFinite(n) ? n : undefined;
 }
 
 /**

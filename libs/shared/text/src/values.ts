@@ -1,6 +1,6 @@
 import { Culture, recognizeCurrency, recognizeDateTime, recognizeDimension, recognizeNumber, recognizePercentage } from '@microsoft/recognizers-text-suite';
 import type { Language } from './language';
-import { plainFigures } from './numbers';
+import { plainFigures, resolvedNumber } from './numbers';
 import { mayHoldAmount, mayHoldDateTime, mayHoldPercentage, mayHoldQuantity } from './value-prefilters';
 
 type ModelResult = ReturnType<typeof recognizeNumber>[number];
@@ -194,7 +194,7 @@ function amountOf(r: ModelResult, culture: string): Reading | undefined {
   // The number model reads the figure inside the span more reliably than the currency model
   // ("USD 2,500" is 2500, not 25).
   const inner = recognizeNumber(r.text, culture)[0];
-  const value = numeric((inner?.resolution as Resolution)?.value) ?? numeric(res?.value);
+  const value = resolvedNumber((inner?.resolution as Resolution)?.value) ?? resolvedNumber(res?.value);
   if (value === undefined) return undefined;
   const unit = typeof res?.unit === 'string' ? res.unit : '';
   const iso = typeof res?.isoCurrency === 'string' && res.isoCurrency ? res.isoCurrency : (ISO_OF_UNIT[unit] ?? unit.toUpperCase());
@@ -202,19 +202,19 @@ function amountOf(r: ModelResult, culture: string): Reading | undefined {
 }
 
 function percentageOf(r: ModelResult): Reading | undefined {
-  const value = numeric(String((r.resolution as Resolution)?.value ?? '').replace('%', ''));
+  const value = resolvedNumber(String((r.resolution as Resolution)?.value ?? '').replace('%', ''));
   return value === undefined ? undefined : { kind: 'percentage', key: `percentage:${canonicalNumber(value)}`, comparable: true };
 }
 
 function quantityOf(r: ModelResult): Reading | undefined {
   const res = r.resolution as Resolution;
-  const value = numeric(res?.value);
+  const value = resolvedNumber(res?.value);
   if (value === undefined || typeof res?.unit !== 'string') return undefined;
   return { kind: 'quantity', key: `quantity:${res.unit.toLowerCase()}:${canonicalNumber(value)}`, comparable: true };
 }
 
 function numberOf(r: ModelResult): Reading | undefined {
-  const value = numeric((r.resolution as Resolution)?.value);
+  const value = resolvedNumber((r.resolution as Resolution)?.value);
   return value === undefined ? undefined : { kind: 'number', key: `number:${canonicalNumber(value)}`, comparable: true };
 }
 
@@ -227,7 +227,7 @@ function dateTimeOf(r: ModelResult): Reading | undefined {
   const mod = first.Mod ? `${String(first.Mod)}:` : '';
   switch (type) {
     case 'duration': {
-      const seconds = numeric(first.value);
+      const seconds = resolvedNumber(first.value);
       if (seconds === undefined) return { kind: 'duration', key: `duration:${timex}`, comparable: true };
       return { kind: 'duration', key: `duration:${isoDuration(seconds)}`, comparable: true };
     }
@@ -263,13 +263,6 @@ function timeOf(value: unknown, timex: string): string {
   return typeof value === 'string' && /^\d{2}:\d{2}/.test(value) ? value.slice(0, 5) : timex;
 }
 
-function numeric(value: unknown): number | undefined {
-  if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
-  if (typeof value !== 'string' || value.trim() === '') return undefined;
-  // The French models write their decimals with a comma ("1200,5"); resolutions have no group separators.
-  const n = Number(value.replace(',', '.'));
-  return Number.isFinite(n) ? n : undefined;
-}
 
 /** At most three decimals, no trailing zeros: 1200, 3.5, 0.333. */
 function canonicalNumber(n: number): string {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Principal } from '@svc/kernel';
 import { AuditInstanceAccess, CountAuditDocuments, DocumentVisibility, GetMemberStanding, ListAccessibleInstances } from '@svc/workspace-core';
-import { DailyStatsRow, DashboardEntry, dayRange, FilteredStats, fillDays, sumDays, UserStats } from './stats';
+import { DailyStatsRow, DashboardEntry, DayRange, dayRange, FilteredStats, fillDays, sumDays, UserStats } from './stats';
 import { otherUserForbidden, statsUserNotFound } from './stats.errors';
 import { StatsReadModel } from './stats.ports';
 
@@ -56,11 +56,8 @@ export class GetDailyStats {
   ) {}
 
   async execute(input: { principal: Principal; access: AuditInstanceAccess; beginDate: string; endDate: string; userId: string }): Promise<DailyStatsRow[] | false> {
-    const range = dayRange(input.beginDate, input.endDate);
-    const userId = input.userId === '' ? null : input.userId;
-    if (userId !== null && (await this.subject.resolve(input.principal, input.access, userId)) === 'other-admin') return false;
-    const visible = await this.visibility.visibleTo(input.access, input.principal.userId);
-    return fillDays(range, await this.read.daily(input.access.instanceId, range.from, range.toExclusive, userId, visible));
+    const activity = await dailyActivity({ read: this.read, visibility: this.visibility, subject: this.subject }, input, input.userId === '' ? null : input.userId);
+    return activity && fillDays(activity.range, activity.days);
   }
 }
 
@@ -74,13 +71,25 @@ export class GetUserStats {
   ) {}
 
   async execute(input: { principal: Principal; access: AuditInstanceAccess; beginDate: string; endDate: string; userId?: string }): Promise<UserStats | false> {
-    const range = dayRange(input.beginDate, input.endDate);
     const userId = input.userId ?? input.principal.userId;
-    if ((await this.subject.resolve(input.principal, input.access, userId)) === 'other-admin') return false;
-    const visible = await this.visibility.visibleTo(input.access, input.principal.userId);
-    const days = await this.read.daily(input.access.instanceId, range.from, range.toExclusive, userId, visible);
-    return { user_id: userId, begin_date: range.first, end_date: range.last, ...sumDays([...days.values()]) };
+    const activity = await dailyActivity({ read: this.read, visibility: this.visibility, subject: this.subject }, input, userId);
+    return activity && { user_id: userId, begin_date: activity.range.first, end_date: activity.range.last, ...sumDays([...activity.days.values()]) };
   }
+}
+
+/**
+ * The activity of the range, day by day, as the caller may see it: everyone's (`userId` null) or one
+ * user's; false when that user is another admin (the per-user rule).
+ */
+async function dailyActivity(
+  ports: { read: StatsReadModel; visibility: DocumentVisibility; subject: StatsSubject },
+  input: { principal: Principal; access: AuditInstanceAccess; beginDate: string; endDate: string },
+  userId: string | null,
+): Promise<{ range: DayRange; days: Awaited<ReturnType<StatsReadModel['daily']>> } | false> {
+  const range = dayRange(input.beginDate, input.endDate);
+  if (userId !== null && (await ports.subject.resolve(input.principal, input.access, userId)) === 'other-admin') return false;
+  const visible = await ports.visibility.visibleTo(input.access, input.principal.userId);
+  return { range, days: await ports.read.daily(input.access.instanceId, range.from, range.toExclusive, userId, visible) };
 }
 
 /**

@@ -5,36 +5,31 @@ import { DAILY_COUNTERS, DailyCounters, DashboardCounters, FilteredStats, StatsR
 /** Unresolved question conflicts (not yet MANAGED or IGNORED). */
 const UNRESOLVED_QUESTION_CONFLICT = `('OPEN', 'ANSWERED', 'RECOMMENDATIONS_READY')`;
 
-/** The activity-log actions each daily counter counts (entries of state changes; answers may repeat). */
-const DAILY_SQL: Record<keyof DailyCounters, string> = {
-  conflicts_detected: `count(*) FILTER (WHERE e.action = 'question_conflict.detected')`,
+/**
+ * What each daily counter counts in the activity log: the actions (entries of state changes; answers may
+ * repeat), and a further condition on the entry when an action counts only for some changes.
+ */
+const DAILY: Record<keyof DailyCounters, { actions: string[]; where?: string; distinct?: boolean }> = {
+  conflicts_detected: { actions: ['question_conflict.detected'] },
   // A conflict answered twice the same day counts once.
-  conflicts_answered: `count(DISTINCT e.subject_id) FILTER (WHERE e.action IN ('audit_question_conflict_set_answer', 'question_conflict.answered_by_question'))`,
-  conflicts_managed: `count(*) FILTER (WHERE e.action = 'audit_question_conflict_close')`,
-  conflicts_ignored: `count(*) FILTER (WHERE e.action = 'audit_question_conflict_ignore')`,
-  full_audit_managed: `count(*) FILTER (WHERE e.action IN ('audit_full_audit_conflict_close', 'audit_full_audit_set_state') AND e.after->>'state' = 'MANAGED')`,
-  full_audit_ignored: `count(*) FILTER (WHERE e.action IN ('audit_full_audit_conflict_ignore', 'audit_full_audit_set_state') AND e.after->>'state' = 'IGNORED')`,
-  questions_created: `count(*) FILTER (WHERE e.action = 'audit_mandatory_question_create')`,
-  questions_managed: `count(*) FILTER (WHERE e.action = 'audit_mandatory_question_set_managed')`,
-  missing_subjects_managed: `count(*) FILTER (WHERE e.action = 'audit_missing_subject_set_state' AND e.after->>'state' = 'MANAGED')`,
+  conflicts_answered: { actions: ['audit_question_conflict_set_answer', 'question_conflict.answered_by_question'], distinct: true },
+  conflicts_managed: { actions: ['audit_question_conflict_close'] },
+  conflicts_ignored: { actions: ['audit_question_conflict_ignore'] },
+  full_audit_managed: { actions: ['audit_full_audit_conflict_close', 'audit_full_audit_set_state'], where: `e.after->>'state' = 'MANAGED'` },
+  full_audit_ignored: { actions: ['audit_full_audit_conflict_ignore', 'audit_full_audit_set_state'], where: `e.after->>'state' = 'IGNORED'` },
+  questions_created: { actions: ['audit_mandatory_question_create'] },
+  questions_managed: { actions: ['audit_mandatory_question_set_managed'] },
+  missing_subjects_managed: { actions: ['audit_missing_subject_set_state'], where: `e.after->>'state' = 'MANAGED'` },
   // set-managed on a cluster already MANAGED queues one more verification: not one more management.
-  duplicates_managed: `count(*) FILTER (WHERE e.action = 'audit_duplicate_set_managed' AND e.before->>'state' IS DISTINCT FROM 'MANAGED')`,
+  duplicates_managed: { actions: ['audit_duplicate_set_managed'], where: `e.before->>'state' IS DISTINCT FROM 'MANAGED'` },
 };
 
-const DAILY_ACTIONS = [
-  'question_conflict.detected',
-  'audit_question_conflict_set_answer',
-  'question_conflict.answered_by_question',
-  'audit_question_conflict_close',
-  'audit_question_conflict_ignore',
-  'audit_full_audit_conflict_close',
-  'audit_full_audit_conflict_ignore',
-  'audit_full_audit_set_state',
-  'audit_mandatory_question_create',
-  'audit_mandatory_question_set_managed',
-  'audit_missing_subject_set_state',
-  'audit_duplicate_set_managed',
-];
+/** A daily counter as a SQL aggregate (action names are constants of this file, never input). */
+const dailySql = ({ actions, where, distinct }: (typeof DAILY)[keyof DailyCounters]): string =>
+  `count(${distinct ? 'DISTINCT e.subject_id' : '*'}) FILTER (WHERE e.action IN (${actions.map((a) => `'${a}'`).join(', ')})${where ? ` AND ${where}` : ''})`;
+
+/** Every action some daily counter counts: the statement reads only those entries. */
+const DAILY_ACTIONS = [...new Set(Object.values(DAILY).flatMap((d) => d.actions))];
 
 const int = (v: unknown): number => Number(v ?? 0);
 const documentsParam = (visible: VisibleDocuments): string[] | null => (visible === 'all' ? null : visible);
@@ -128,7 +123,7 @@ export class SqlStatsReadModel extends StatsReadModel {
   private async countDaily(instanceId: string, from: Date, toExclusive: Date, userId: string | null, visible: VisibleDocuments): Promise<Map<string, DailyCounters>> {
     const rows = await this.q<Record<string, string>>(
       `SELECT to_char(e.occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day,
-              ${DAILY_COUNTERS.map((k) => `${DAILY_SQL[k]} AS ${k}`).join(',\n              ')}
+              ${DAILY_COUNTERS.map((k) => `${dailySql(DAILY[k])} AS ${k}`).join(',\n              ')}
          FROM activity.entries e
         WHERE e.instance_id = $1 AND e.occurred_at >= $2 AND e.occurred_at < $3 AND e.action = ANY($4::text[])
           AND ($5::text IS NULL OR e.actor_user_id = $5

@@ -3,9 +3,9 @@ import { JOB_NAMES, RUNNING_PHASE_JOBS, STEP_JOBS, WorkspaceRunStepPayload } fro
 import {
   ActivityLog,
   Clock,
-  isGlobalAdmin,
   JobQueue,
-  ORGANIZATION_WIDE_ROLES,
+  instanceAccessOf,
+  isOrganizationWide,
   Page,
   PageRequest,
   Principal,
@@ -70,7 +70,7 @@ export class ListInstancesForUser {
   constructor(private readonly instances: AuditInstanceRepository) {}
 
   async execute(principal: Principal, page: PageRequest): Promise<Page<InstanceView>> {
-    const organizationWide = principal.roles.some((r) => ORGANIZATION_WIDE_ROLES.includes(r));
+    const organizationWide = isOrganizationWide(principal.roles);
     const result = organizationWide
       ? await this.instances.listForOrganization(principal.organizationId, page)
       : await this.instances.listForMember(principal.organizationId, principal.userId, page);
@@ -87,17 +87,10 @@ export class ListAccessibleInstances {
   constructor(private readonly instances: AuditInstanceRepository) {}
 
   async execute(principal: Principal): Promise<AuditInstanceAccess[]> {
-    const organizationWide = principal.roles.some((r) => ORGANIZATION_WIDE_ROLES.includes(r));
-    const globalAdmin = isGlobalAdmin(principal.roles);
-    const rows = await this.instances.listAccessible(principal.organizationId, principal.userId, organizationWide);
-    return rows.map(({ instance, membership }) => ({
-      instanceId: instance.id,
-      organizationId: instance.organizationId,
-      isMember: membership !== null,
-      isInstanceAdmin: membership?.isAdmin ?? false,
-      isAdmin: globalAdmin || (membership?.isAdmin ?? false),
-      instance,
-    }));
+    const rows = await this.instances.listAccessible(principal.organizationId, principal.userId, isOrganizationWide(principal.roles));
+    return rows.map(({ instance, membership }) =>
+      instanceAccessOf(principal.roles, { instanceId: instance.id, organizationId: instance.organizationId, isMember: membership !== null, isInstanceAdmin: membership?.isAdmin ?? false, instance }),
+    );
   }
 }
 

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ActivityLog, Clock, DomainError, isGlobalAdmin, ORGANIZATION_WIDE_ROLES, Page, PageRequest, Principal, UnitOfWork } from '@svc/kernel';
+import { ActivityLog, Clock, DomainError, isGlobalAdmin, Page, PageRequest, Principal, standingRefusal, UnitOfWork } from '@svc/kernel';
 import { AuditInstanceAccess, InstanceView, Membership } from './audit-instance';
 import { ListInstancesForUser } from './instance.use-cases';
 import { MembershipRepository, UserDirectory } from './workspace.ports';
@@ -169,7 +169,8 @@ export class GetMemberStanding {
     const user = await this.users.find(access.organizationId, userId);
     if (!user) return null;
     const membership = await this.members.get(access.instanceId, userId);
-    if (!membership && !user.roles.some((r) => ORGANIZATION_WIDE_ROLES.includes(r))) return null;
-    return { isAdmin: isGlobalAdmin(user.roles) || (membership?.isAdmin ?? false) };
+    const standing = { isMember: membership !== null, isInstanceAdmin: membership?.isAdmin ?? false };
+    if (standingRefusal('member', user.roles, standing)) return null;
+    return { isAdmin: isGlobalAdmin(user.roles) || standing.isInstanceAdmin };
   }
 }

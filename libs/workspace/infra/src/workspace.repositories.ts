@@ -33,6 +33,15 @@ const toInstance = (r: InstanceRow): AuditInstance => ({
   updatedAt: r.updated_at,
 });
 
+/** An instance row joined to one user's membership (`MEMBER_COLUMNS`, null when they are not a member). */
+type InstanceWithMemberRow = InstanceRow & { member_is_admin: boolean | null; member_added_at: Date | null };
+const MEMBER_COLUMNS = 'm.is_admin AS member_is_admin, m.added_at AS member_added_at';
+
+function withMembership(row: InstanceWithMemberRow, userId: string): { instance: AuditInstance; membership: Membership | null } {
+  const membership = row.member_is_admin === null || row.member_added_at === null ? null : { instanceId: row.id, userId, isAdmin: row.member_is_admin, addedAt: row.member_added_at };
+  return { instance: toInstance(row), membership };
+}
+
 @Injectable()
 export class TypeOrmAuditInstanceRepository extends AuditInstanceRepository {
   constructor(private readonly uow: TypeOrmUnitOfWork) {
@@ -53,16 +62,14 @@ export class TypeOrmAuditInstanceRepository extends AuditInstanceRepository {
   }
 
   async getWithMembership(id: string, userId: string): Promise<{ instance: AuditInstance; membership: Membership | null } | null> {
-    const [row] = await this.q<InstanceRow & { member_is_admin: boolean | null; member_added_at: Date | null }>(
-      `SELECT i.*, m.is_admin AS member_is_admin, m.added_at AS member_added_at
+    const [row] = await this.q<InstanceWithMemberRow>(
+      `SELECT i.*, ${MEMBER_COLUMNS}
          FROM workspace.audit_instances i
          LEFT JOIN workspace.instance_members m ON m.instance_id = i.id AND m.user_id = $2
         WHERE i.id = $1`,
       [id, userId],
     );
-    if (!row) return null;
-    const membership = row.member_is_admin === null || row.member_added_at === null ? null : { instanceId: id, userId, isAdmin: row.member_is_admin, addedAt: row.member_added_at };
-    return { instance: toInstance(row), membership };
+    return row ? withMembership(row, userId) : null;
   }
 
   async listForOrganization(organizationId: string, page: PageRequest): Promise<Page<AuditInstance>> {
@@ -84,18 +91,15 @@ export class TypeOrmAuditInstanceRepository extends AuditInstanceRepository {
   }
 
   async listAccessible(organizationId: string, userId: string, organizationWide: boolean): Promise<{ instance: AuditInstance; membership: Membership | null }[]> {
-    const rows = await this.q<InstanceRow & { member_is_admin: boolean | null; member_added_at: Date | null }>(
-      `SELECT i.*, m.is_admin AS member_is_admin, m.added_at AS member_added_at
+    const rows = await this.q<InstanceWithMemberRow>(
+      `SELECT i.*, ${MEMBER_COLUMNS}
          FROM workspace.audit_instances i
          ${organizationWide ? 'LEFT ' : ''}JOIN workspace.instance_members m ON m.instance_id = i.id AND m.user_id = $2
         WHERE i.organization_id = $1
         ORDER BY i.created_at DESC, i.id DESC`,
       [organizationId, userId],
     );
-    return rows.map((row) => ({
-      instance: toInstance(row),
-      membership: row.member_is_admin === null || row.member_added_at === null ? null : { instanceId: row.id, userId, isAdmin: row.member_is_admin, addedAt: row.member_added_at },
-    }));
+    return rows.map((row) => withMembership(row, userId));
   }
 
   async compareAndSetStep(id: string, expected: InstanceStep, next: InstanceStep, at: Date): Promise<boolean> {

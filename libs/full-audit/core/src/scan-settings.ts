@@ -1,0 +1,53 @@
+/** How full-audit scans are cut into jobs and when they run: constants, configuration and the jobs' dedupe keys. */
+export const FULL_AUDIT_SCAN = {
+  /** Writes per transaction when a judgement is recorded (embedded mode has one connection). */
+  writeBatch: 100,
+  /** A judgement waits this long after a change, so a burst of changes is judged once. */
+  judgeDelayMs: 500,
+  /** Incremental judgements an incremental job runs at most before it leaves the rest to the next. */
+  maxRounds: 5,
+  /** A scan still RUNNING this long after it started is abandoned by the sweep (a chunk failed for good). */
+  staleAfterHours: 6,
+  /**
+   * Share of the repository's documents judged incrementally since the last full judgement past which
+   * the whole repository is judged again (a settle): the judge's word statistics (how common each stem
+   * is) move as documents come and go, and an incremental judgement only revisits pairs touching the
+   * changed documents. A small repository settles after any change.
+   */
+  settleShare: 0.01,
+  /** A batch still unanswered this long after it was submitted is given up: the rule-based verdict stands (the API expires batches after 24 h). */
+  batchExpiryHours: 25,
+};
+
+/** Whether documents judged incrementally since the last full judgement call for a settle (pure). */
+export function settleDue(drift: { changed: number; documents: number }): boolean {
+  return drift.changed > 0 && drift.changed >= FULL_AUDIT_SCAN.settleShare * drift.documents;
+}
+
+/** How scans run, from configuration. */
+export class FullAuditSettings {
+  constructor(
+    /** Hours between full rescans of an instance; 0: none on a schedule. */
+    readonly rescanHours: number,
+    /** Documents per extraction job: worker replicas share a full scan chunk by chunk. */
+    readonly chunkDocuments = 25,
+    /** Seconds after incremental judgements before a settle (FULL_AUDIT_SCAN.settleShare); 0: never. */
+    readonly settleSeconds = 60,
+    /**
+     * New candidates of a full judgement from which the model (when it has batches) judges them in one
+     * Message Batch, answered later at about half the price, instead of one call per 20; 0: never.
+     */
+    readonly modelBatchMin = 50,
+    /** Seconds between two polls of a batch submitted to the model (the first one too). */
+    readonly batchPollSeconds = 60,
+  ) {}
+}
+
+export const judgeJob = (instanceId: string) => ({ dedupeKey: `full-audit.judge:${instanceId}`, delayMs: FULL_AUDIT_SCAN.judgeDelayMs });
+/** One queued full scan per instance: a change before the first scan, the schedule and a sweep on another replica ask once. */
+export const scanJob = (instanceId: string) => ({ dedupeKey: `full-audit.scan:${instanceId}` });
+/** One queued poll per batch. */
+export const collectJob = (batchId: string, delayMs: number) => ({ dedupeKey: `full-audit.collect:${batchId}`, delayMs });
+/** One queued settle per instance, after a delay: a burst of changes is settled once. */
+export const settleJob = (instanceId: string, seconds: number) => ({ dedupeKey: `full-audit.settle:${instanceId}`, delayMs: seconds * 1000 });
+/** What the stored claims were read from: the document's content and the claim reader's version (a new reader reads every document again). */
