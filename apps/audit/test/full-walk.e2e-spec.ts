@@ -157,12 +157,12 @@ describe.each<ServiceMode>(['embedded', 'distributed'])('the full walk (%s)', (m
 
       // 7. A full-audit finding: the scan found the same disagreements without any question.
       await waitFor(async () => ((await op('audit_full_audit_have_to_show', { instance_id: instanceId })).show ? true : undefined), 120000, 'the full audit shown');
-      const findings = await waitFor(async () => {
+      // The worklist and the dashboard's count agree once no judgement runs between the two reads.
+      const { findings, unresolvedBefore } = await waitFor(async () => {
         const page = await op('audit_full_audit_conflict_list', { instance_id: instanceId, limit: 100 });
-        return page.total > 0 ? (page.items as Json[]) : undefined;
-      }, 120000, 'a full-audit finding');
-      const unresolvedBefore = (await entry()).unresolved_full_audit_conflicts as number;
-      expect(unresolvedBefore).toBe(findings.length);
+        const unresolved = (await entry()).unresolved_full_audit_conflicts as number;
+        return page.total > 0 && page.items.length === page.total && unresolved === page.total ? { findings: page.items as Json[], unresolvedBefore: unresolved } : undefined;
+      }, 120000, 'a full-audit finding, counted on the dashboard');
       const finding = await op('audit_full_audit_conflict_get', { instance_id: instanceId, conflict_id: findings[0].id });
       expect(finding.explanation.length).toBeGreaterThan(0);
       const advice = await op('audit_full_audit_conflict_set_answer', { instance_id: instanceId, conflict_id: finding.id, answer: 'The shorter figure is the current one.' });

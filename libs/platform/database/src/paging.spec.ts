@@ -24,4 +24,11 @@ describe('selectPage', () => {
     expect(calls[0].sql).toBe('SELECT i.*, count(*) OVER () AS total FROM t i WHERE i.a = $1 AND i.b = $2 ORDER BY i.id OFFSET $3 LIMIT $4');
     expect(calls[1]).toEqual({ sql: 'SELECT count(*) AS n FROM t i WHERE i.a = $1 AND i.b = $2', params: ['x', 'y'] });
   });
+
+  it('an empty first page is an empty list, without a second statement that could count a row committed since', async () => {
+    const { run, calls } = recording([[], [{ n: '1' }]]);
+    const page = await selectPage(run, { from: 'FROM t WHERE org = $1', orderBy: 'id', params: ['org_1'] }, { offset: 0, limit: 20 }, (r) => r);
+    expect(page).toEqual({ items: [], total: 0, offset: 0, limit: 20 });
+    expect(calls).toHaveLength(1);
+  });
 });

@@ -15,7 +15,8 @@ export interface PageQuery {
 
 /**
  * One page of a list and the total, in one round trip: the rows carry `count(*) OVER ()`. A page past
- * the end has no row to carry it, and only then is the total counted separately. Every list of the
+ * the end has no row to carry it, and only then is the total counted separately (an empty first page
+ * is a total of 0, so a row committed between two statements cannot give a total without items). Every list of the
  * repositories goes through here (offset pagination, BEHAVIOUR.md).
  */
 export async function selectPage<Row, Item>(run: SqlRunner, query: PageQuery, page: PageRequest, toItem: (row: Row) => Item): Promise<Page<Item>> {
@@ -24,8 +25,10 @@ export async function selectPage<Row, Item>(run: SqlRunner, query: PageQuery, pa
     `SELECT ${query.select ?? '*'}, count(*) OVER () AS total ${query.from} ORDER BY ${query.orderBy} OFFSET $${next + 1} LIMIT $${next + 2}`,
     [...query.params, page.offset, page.limit],
   )) as (Row & { total: string | number })[];
-  const total = rows.length > 0 ? Number(rows[0].total) : Number(((await run(`SELECT count(*) AS n ${query.from}`, query.params)) as { n: string | number }[])[0]?.n ?? 0);
-  return { items: rows.map(toItem), total, offset: page.offset, limit: page.limit };
+  if (rows.length > 0) return { items: rows.map(toItem), total: Number(rows[0].total), offset: page.offset, limit: page.limit };
+  // An empty first page is an empty list: counting again could see a row committed since, a total with no item.
+  const total = page.offset === 0 ? 0 : Number(((await run(`SELECT count(*) AS n ${query.from}`, query.params)) as { n: string | number }[])[0]?.n ?? 0);
+  return { items: [], total, offset: page.offset, limit: page.limit };
 }
 
 /**
