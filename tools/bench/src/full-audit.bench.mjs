@@ -4,6 +4,7 @@
 //
 //   npm run bench:full-audit
 //   BENCH_SIZES=1000 BENCH_DATABASES=postgres node tools/bench/src/full-audit.bench.mjs
+//   FULL_AUDIT_VECTOR_BAND=0.6-0.98 BENCH_SIZES=1000 ... (vector-neighbour blocking on, ADR 0042)
 //
 // Runs in-process against the BUILT workspace (dist/): a Nest application context with the modules the
 // workers app assembles (no HTTP, no job workers: runWorkers false), so the process holds the whole app
@@ -77,6 +78,8 @@ const { IdentifyDuplicates } = require(distFile('libs', 'duplicates', 'core', 's
 const { ClaimStore, ExtractClaims, FullAuditConflictRepository, FullAuditSettings, JudgeFullAudit, RescanChangedDocument, ScanSource, ScanStore, StartFullAuditScan } = require(distFile('libs', 'full-audit', 'core', 'src', 'index.js'));
 
 const MiB = 1024 ** 2;
+/** The scan's own settings passed through (FULL_AUDIT_VECTOR_BAND: vector-neighbour blocking). */
+const scanEnv = Object.fromEntries(['FULL_AUDIT_VECTOR_BAND'].filter((k) => process.env[k]).map((k) => [k, process.env[k]]));
 
 /** A generated document of `bodies` generated bodies: the first one's title and intro, every body's sections. */
 function generatedDocument(corpus, bodies, extraSection = null) {
@@ -409,7 +412,7 @@ async function workerProcessScan(app, testDb, instanceId, count, label) {
   const dropped = (await pg.query(`DELETE FROM jobs.jobs WHERE state IN ('queued', 'running')`)).rowCount;
   await pg.end();
   const prefix = `fab${randomBytes(4).toString('hex')}`;
-  const baseEnv = { ...testDb.env, REDIS_URL: TEST_REDIS_URL, JOBS_QUEUE_PREFIX: prefix, FULL_AUDIT_RESCAN_HOURS: '0' };
+  const baseEnv = { ...testDb.env, ...scanEnv, REDIS_URL: TEST_REDIS_URL, JOBS_QUEUE_PREFIX: prefix, FULL_AUDIT_RESCAN_HOURS: '0' };
   const workers = [];
   let output = '';
   for (let i = 0; i < count; i++) {
@@ -501,7 +504,7 @@ async function benchRun(db, size) {
   const testDb = await createTestDatabase(db);
   let app;
   try {
-    const { config, module } = benchModule(testDb.env);
+    const { config, module } = benchModule({ ...testDb.env, ...scanEnv });
     app = await NestFactory.createApplicationContext(module, { logger: false, abortOnError: false });
     const installed = await app.get(BootstrapInstallation).execute({ organizationName: 'Bench', adminEmail: 'admin@bench.example', adminApiKey: undefined, adminPassword: undefined });
     const principal = { organizationId: installed.organizationId, userId: installed.adminUserId, roles: ['ADMIN'], credential: { kind: 'org_api_key', id: 'bench' } };
@@ -532,7 +535,7 @@ async function benchRun(db, size) {
     const incr = scan.judge && settings.incrementalRounds > 0 ? await incremental(app, instanceId, pairs, ids, label) : null;
     const processes = [];
     if (db === 'postgres' && scan.judge) for (const count of settings.workerProcesses) processes.push(await workerProcessScan(app, testDb, instanceId, count, label));
-    return { database: db, size, chunk_documents: config.FULL_AUDIT_CHUNK_DOCUMENTS, ingestion, scan, recall: found, incremental: incr, worker_processes: processes };
+    return { database: db, size, chunk_documents: config.FULL_AUDIT_CHUNK_DOCUMENTS, vector_band: config.FULL_AUDIT_VECTOR_BAND, ingestion, scan, recall: found, incremental: incr, worker_processes: processes };
   } finally {
     await app?.close().catch((e) => process.stderr.write(`${label} close failed: ${e}\n`));
     await testDb.drop().catch((e) => process.stderr.write(`${label} drop failed: ${e}\n`));

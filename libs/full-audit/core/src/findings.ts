@@ -1,4 +1,4 @@
-import { Claim, ClaimContradiction, describeContradiction, detectLanguage, extractClaims, namesOf, properNames } from '@svc/text';
+import { Claim, ClaimContradiction, describeContradiction, detectLanguage, extractClaims, namesOf, properNames, vectorSignature } from '@svc/text';
 import type { FullAuditExcerpt, FullAuditFinding } from './full-audit-conflict';
 import type { DocumentClaims, ScannedDocument } from './full-audit.ports';
 
@@ -17,7 +17,9 @@ export function claimsOfDocument(document: ScannedDocument): Claim[] {
     // Headings say what a passage is about; the passage's own text keeps its offsets after them.
     const headings = p.headingPath.filter((h) => !p.text.includes(h)).map((h, i) => `${'#'.repeat(Math.min(i + 1, 6))} ${h}\n`).join('');
     const shift = headings.length;
-    return extractClaims({ id: p.id, documentId: document.id, text: `${headings}${p.text}`, documentName: document.name }, { language, names, entity }).map((c) => ({ ...c, start: c.start - shift, end: c.end - shift }));
+    // The node's vector, reduced to its signature, blocks the claim with those of nodes near it (ANALYSIS.md §4.2).
+    const signature = p.vector ? vectorSignature(p.vector) : null;
+    return extractClaims({ id: p.id, documentId: document.id, text: `${headings}${p.text}`, documentName: document.name }, { language, names, entity }).map((c) => ({ ...c, start: c.start - shift, end: c.end - shift, ...(signature ? { signature } : {}) }));
   });
 }
 

@@ -174,14 +174,16 @@ export interface ScannedDocument {
   name: string;
   url: string | null;
   contentHash: string;
-  passages: { id: string; text: string; headingPath: string[] }[];
+  /** With `vectors`: each passage's node vector, and the embedding model they come from (null when the document has none). */
+  passages: { id: string; text: string; headingPath: string[]; vector?: number[] }[];
+  vectorModel?: string | null;
 }
 
 /** The repository, as the scan reads it (ARCHITECTURE.md: a port, never its tables). */
 export abstract class ScanSource {
   abstract liveIds(instanceId: string): Promise<string[]>;
-  /** Indexed documents among these ids, with their passages; others are left out. */
-  abstract read(instanceId: string, documentIds: string[]): Promise<ScannedDocument[]>;
+  /** Indexed documents among these ids, with their passages (and their node vectors with `vectors`); others are left out. */
+  abstract read(instanceId: string, documentIds: string[], options?: { vectors: boolean }): Promise<ScannedDocument[]>;
   /** Name and link of live documents among these ids. */
   abstract names(instanceId: string, documentIds: string[]): Promise<Map<string, { name: string; url: string | null }>>;
 }

@@ -1,3 +1,5 @@
+import { CLAIMS_VERSION } from '@svc/text';
+
 /** How full-audit scans are cut into jobs and when they run: constants, configuration and the jobs' dedupe keys. */
 export const FULL_AUDIT_SCAN = {
   /** Writes per transaction when a judgement is recorded (embedded mode has one connection). */
@@ -24,6 +26,21 @@ export function settleDue(drift: { changed: number; documents: number }): boolea
   return drift.changed > 0 && drift.changed >= FULL_AUDIT_SCAN.settleShare * drift.documents;
 }
 
+/**
+ * The band of `auto` with a neural embedder: passages on one subject and not copies of each other. The
+ * local embedder's vectors are lexical (hashed words and character n-grams): they say little the words
+ * do not already say, and reading them costs (tools/eval/README.md), so `auto` leaves blocking off there.
+ */
+export const NEURAL_VECTOR_BAND = { min: 0.6, max: 0.98 };
+
+/** `FULL_AUDIT_VECTOR_BAND` read: `off` is null, `<min>-<max>` the band, `auto` depends on the embedder (the configuration checked the form). */
+export function vectorBandOf(text: string, neuralEmbedder: boolean): { min: number; max: number } | null {
+  if (text === 'auto') return neuralEmbedder ? NEURAL_VECTOR_BAND : null;
+  if (text === 'off') return null;
+  const cut = text.lastIndexOf('-');
+  return { min: Number(text.slice(0, cut)), max: Number(text.slice(cut + 1)) };
+}
+
 /** How scans run, from configuration. */
 export class FullAuditSettings {
   constructor(
@@ -40,6 +57,11 @@ export class FullAuditSettings {
     readonly modelBatchMin = 50,
     /** Seconds between two polls of a batch submitted to the model (the first one too). */
     readonly batchPollSeconds = 60,
+    /**
+     * Vector-neighbour blocking (ANALYSIS.md §4.2): claims whose nodes' vectors are at a cosine in
+     * [min, max) are compared even when the words they share are too common to compare them by; null: off.
+     */
+    readonly vectorBand: { min: number; max: number } | null = null,
   ) {}
 }
 
@@ -50,4 +72,9 @@ export const scanJob = (instanceId: string) => ({ dedupeKey: `full-audit.scan:${
 export const collectJob = (batchId: string, delayMs: number) => ({ dedupeKey: `full-audit.collect:${batchId}`, delayMs });
 /** One queued settle per instance, after a delay: a burst of changes is settled once. */
 export const settleJob = (instanceId: string, seconds: number) => ({ dedupeKey: `full-audit.settle:${instanceId}`, delayMs: seconds * 1000 });
-/** What the stored claims were read from: the document's content and the claim reader's version (a new reader reads every document again). */
+/**
+ * What the stored claims were read from: the document's content, the claim reader's version and, with
+ * vector-neighbour blocking, the embedding model their signatures come from (a new reader, a new model
+ * or blocking turned on or off reads every document again at the next full scan).
+ */
+export const claimsVersionOf = (contentHash: string, vectorModel: string | null): string => `claims-v${CLAIMS_VERSION}${vectorModel ? `+${vectorModel}` : ''}:${contentHash}`;

@@ -1,17 +1,16 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DocumentChangedPayload, FullAuditExtractPayload, FullAuditJudgePayload, FullAuditScanPayload, JOB_NAMES } from '@svc/contracts';
 import { auditInstanceNotFound, Clock, DomainError, IdGenerator, JobQueue, loggableError, UnitOfWork } from '@svc/kernel';
-import { CLAIM_JUDGE, CLAIMS_VERSION, findContradictions, informativeLimit } from '@svc/text';
+import { CLAIM_JUDGE, claimBlockStems, findContradictions, informativeLimit, isSignatureBand } from '@svc/text';
 import { GetInstanceStep } from '@svc/workspace-core';
 import type { FullAuditFinding } from './full-audit-conflict';
 import { blockKey, ClaimBlock, ClaimStore, DocumentClaims, FullAuditConflictRepository, ModelBatchStore, ModelRejections, ScanSource, ScanStore } from './full-audit.ports';
 import { atVersions, changedAtOf, claimsOfDocument, DocumentNames, findingOf, versionsOf } from './findings';
 import { ClaimJudge } from './judge/claim-judge';
 import { planScan } from './scan-plan';
-import { collectJob, FULL_AUDIT_SCAN, FullAuditSettings, judgeJob, scanJob, settleDue, settleJob } from './scan-settings';
+import { claimsVersionOf, collectJob, FULL_AUDIT_SCAN, FullAuditSettings, judgeJob, scanJob, settleDue, settleJob } from './scan-settings';
 import { raisedBy, ScanStepWriter } from './scan-step-writer';
 
-const claimsVersionOf = (contentHash: string) => `claims-v${CLAIMS_VERSION}:${contentHash}`;
 /** Let the event loop serve requests between two documents (claim extraction is CPU work). */
 const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -107,6 +106,7 @@ export class ExtractClaims {
     private readonly source: ScanSource,
     private readonly claims: ClaimStore,
     private readonly scans: ScanStore,
+    private readonly settings: FullAuditSettings,
     private readonly jobs: JobQueue,
     private readonly clock: Clock,
     private readonly uow: UnitOfWork,
@@ -114,12 +114,13 @@ export class ExtractClaims {
 
   async execute(payload: FullAuditExtractPayload): Promise<string> {
     const { instanceId, documentIds } = payload;
-    const documents = await this.source.read(instanceId, documentIds);
+    const vectors = this.settings.vectorBand !== null;
+    const documents = await this.source.read(instanceId, documentIds, { vectors });
     const known = await this.claims.contentHashes(instanceId, documentIds);
     const now = this.clock.now();
     const read: DocumentClaims[] = [];
     for (const document of documents) {
-      const version = claimsVersionOf(document.contentHash);
+      const version = claimsVersionOf(document.contentHash, vectors ? (document.vectorModel ?? null) : null);
       if (known.get(document.id) === version) continue;
       read.push({ documentId: document.id, contentHash: version, claims: claimsOfDocument(document), changedAt: now });
       await yieldToLoop();
@@ -236,7 +237,8 @@ export class JudgeFullAudit {
 
   private async judge(instanceId: string, organizationId: string, touching: Set<string> | null): Promise<{ found: number; summary: string }> {
     const { documents: all, statistics } = await this.claimsToJudge(instanceId, touching);
-    const contradictions = findContradictions(all.flatMap((d) => d.claims), touching ? { touching, statistics } : {});
+    const vectorBand = this.settings.vectorBand ?? undefined;
+    const contradictions = findContradictions(all.flatMap((d) => d.claims), touching ? { touching, statistics, vectorBand } : { vectorBand });
     const names = await this.namesOf([...new Set(contradictions.flatMap((c) => c.claims.map((claim) => claim.documentId)))], instanceId);
     const findings = contradictions.map((c) => findingOf(c, names));
     const existing = await this.conflicts.inScope(instanceId, touching ? [...touching] : null);
@@ -305,10 +307,14 @@ export class JudgeFullAudit {
     if (!touching) return { documents: await this.claims.all(instanceId) };
     const changed = await this.claims.ofDocuments(instanceId, [...touching]);
     const blocks = new Map<string, ClaimBlock>();
-    for (const c of changed.flatMap((d) => d.claims)) for (const stem of c.subject) blocks.set(blockKey({ attribute: c.attribute, stem }), { attribute: c.attribute, stem });
-    const own = await this.claims.statistics(instanceId, [...new Set([...blocks.values()].map((b) => b.stem))]);
+    // Subject stems, and the signature bands of vector-neighbour blocking when it is on.
+    const vectors = this.settings.vectorBand !== null;
+    for (const c of changed.flatMap((d) => d.claims)) {
+      for (const stem of claimBlockStems(c)) if (vectors || !isSignatureBand(stem)) blocks.set(blockKey({ attribute: c.attribute, stem }), { attribute: c.attribute, stem });
+    }
+    const own = await this.claims.statistics(instanceId, [...new Set([...blocks.values()].map((b) => b.stem).filter((s) => !isSignatureBand(s)))]);
     const limit = informativeLimit(own.claims);
-    const informative = [...blocks.values()].filter((b) => (own.documentFrequency.get(b.stem) ?? 0) <= limit);
+    const informative = [...blocks.values()].filter((b) => isSignatureBand(b.stem) || (own.documentFrequency.get(b.stem) ?? 0) <= limit);
     const sizes = await this.claims.blockSizes(instanceId, informative);
     const near = await this.claims.documentsInBlocks(instanceId, informative.filter((b) => (sizes.get(blockKey(b)) ?? 0) <= CLAIM_JUDGE.maxBlockSize));
     const documents = [...changed, ...(await this.claims.ofDocuments(instanceId, near.filter((id) => !touching.has(id))))];

@@ -21,8 +21,8 @@ export class LocalScanSource extends ScanSource {
     return this.passages.liveIds(instanceId);
   }
 
-  read(instanceId: string, documentIds: string[]): Promise<ScannedDocument[]> {
-    return this.passages.read(instanceId, documentIds);
+  read(instanceId: string, documentIds: string[], options?: { vectors: boolean }): Promise<ScannedDocument[]> {
+    return this.passages.read(instanceId, documentIds, options);
   }
 
   async names(instanceId: string, documentIds: string[]): Promise<Map<string, { name: string; url: string | null }>> {

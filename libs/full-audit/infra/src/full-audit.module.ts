@@ -29,6 +29,7 @@ import {
   StartFullAuditScan,
   RequestFullAuditScan,
   SweepFullAudit,
+  vectorBandOf,
   VisibleFullAuditConflicts,
 } from '@svc/full-audit-core';
 import { QuestionConflictLinks, LocalScanSource } from './adapters';
@@ -77,7 +78,7 @@ export class FullAuditModule {
         { provide: QuestionLinks, useClass: QuestionConflictLinks },
         // The configured model confirms the rule-based judge's candidates; without one, they are the findings.
         { provide: ClaimJudge, inject: [LanguageModel], useFactory: (m: LanguageModel) => (m.configured ? new ModelClaimJudge(m) : new RuleBasedClaimJudge()) },
-        { provide: FullAuditSettings, inject: [APP_CONFIG], useFactory: (c: AppConfig) => new FullAuditSettings(c.FULL_AUDIT_RESCAN_HOURS, c.FULL_AUDIT_CHUNK_DOCUMENTS, c.FULL_AUDIT_SETTLE_SECONDS, c.FULL_AUDIT_MODEL_BATCH_MIN, c.FULL_AUDIT_MODEL_BATCH_POLL_SECONDS) },
+        { provide: FullAuditSettings, inject: [APP_CONFIG], useFactory: (c: AppConfig) => new FullAuditSettings(c.FULL_AUDIT_RESCAN_HOURS, c.FULL_AUDIT_CHUNK_DOCUMENTS, c.FULL_AUDIT_SETTLE_SECONDS, c.FULL_AUDIT_MODEL_BATCH_MIN, c.FULL_AUDIT_MODEL_BATCH_POLL_SECONDS, vectorBandOf(c.FULL_AUDIT_VECTOR_BAND, c.EMBEDDINGS_PROVIDER !== 'local')) },
         ...USE_CASES,
         ...(options.withJobHandlers ? [FullAuditScanJobHandler, FullAuditExtractJobHandler, FullAuditJudgeJobHandler, FullAuditCollectJobHandler, FullAuditDocumentChangedJobHandler, FullAuditSweeper] : []),
       ],

@@ -21,6 +21,7 @@ import {
   ScanStore,
   Visible,
 } from '@svc/full-audit-core';
+import { claimBlockStems } from '@svc/text';
 
 type Run = <T>(sql: string, params: unknown[]) => Promise<T[]>;
 const runner = (uow: TypeOrmUnitOfWork): Run => (sql, params) => uow.manager().query(sql, params);
@@ -278,7 +279,7 @@ export class TypeOrmClaimStore extends ClaimStore {
     for (const d of documents) {
       const blocks = new Map<string, { documentId: string; attribute: string; stem: string; claims: number }>();
       for (const c of d.claims) {
-        for (const stem of new Set(c.subject)) {
+        for (const stem of claimBlockStems(c)) {
           const key = blockKey({ attribute: c.attribute, stem });
           const block = blocks.get(key) ?? { documentId: d.documentId, attribute: c.attribute, stem, claims: 0 };
           block.claims += 1;

@@ -67,4 +67,10 @@ describe('loadConfig (embeddings)', () => {
     expect(() => loadConfig({ DATA_DIR: dir(), EMBEDDINGS_PROVIDER: 'magic' })).toThrow(/EMBEDDINGS_PROVIDER/);
     expect(() => loadConfig({ DATA_DIR: dir(), EMBEDDINGS_PROVIDER: 'openai-compatible', EMBEDDINGS_BASE_URL: 'http://127.0.0.1:8000/v1' })).toThrow(/EMBEDDINGS_MODEL.*\n.*EMBEDDINGS_DIMENSIONS/s);
   });
+
+  it('reads FULL_AUDIT_VECTOR_BAND as auto, off or a band of cosines, and names a bad one', () => {
+    expect(loadConfig({ DATA_DIR: dir() }).FULL_AUDIT_VECTOR_BAND).toBe('auto');
+    for (const band of ['off', '0.6-0.98', '0-1', '-0.5-0.9']) expect(loadConfig({ DATA_DIR: dir(), FULL_AUDIT_VECTOR_BAND: band }).FULL_AUDIT_VECTOR_BAND).toBe(band);
+    for (const band of ['0.9-0.5', '0.6', 'on', '0.6-1.5-2', '0.5-0.5']) expect(() => loadConfig({ DATA_DIR: dir(), FULL_AUDIT_VECTOR_BAND: band })).toThrow(/FULL_AUDIT_VECTOR_BAND/);
+  });
 });

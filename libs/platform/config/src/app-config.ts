@@ -95,6 +95,17 @@ export const configSchema = z.object({
   FULL_AUDIT_MODEL_BATCH_MIN: z.coerce.number().int().min(0).max(100000).default(50),
   /** Seconds between two polls of a batch submitted to the model (the sweep polls, so at most every FULL_AUDIT_SWEEP_SECONDS). */
   FULL_AUDIT_MODEL_BATCH_POLL_SECONDS: z.coerce.number().int().min(1).max(86400).default(60),
+  /**
+   * Vector-neighbour blocking of the full audit (ANALYSIS.md §4.2, ADR 0042): `<min>-<max>`, the cosine band
+   * within which two statements' passages are neighbours, compared even when the words they share are too
+   * common to compare them by; nearer than max is near-identical text (left to the duplicates); `off`: words
+   * only; `auto`: 0.6-0.98 with a neural embedder (EMBEDDINGS_PROVIDER=openai-compatible), off with the local one.
+   */
+  FULL_AUDIT_VECTOR_BAND: z
+    .string()
+    .regex(/^(off|auto|-?[01](\.\d+)?-[01](\.\d+)?)$/u, 'must be auto, off or <min>-<max>, cosines such as 0.6-0.98')
+    .refine((v) => !/\d-/u.test(v) || Number(v.slice(0, v.lastIndexOf('-'))) < Number(v.slice(v.lastIndexOf('-') + 1)), 'min must be below max')
+    .default('auto'),
   /** Documents per full-scan job (worker replicas share a scan job by job). */
   FULL_AUDIT_CHUNK_DOCUMENTS: z.coerce.number().int().min(1).max(1000).default(25),
   /** Word-shingle Jaccard similarity at or above which two documents are near-duplicates (exact copies are always clustered). */

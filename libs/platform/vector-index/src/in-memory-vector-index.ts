@@ -5,6 +5,7 @@ interface Entry {
   instanceId: string;
   documentId: string;
   model: string;
+  vector: number[];
   unit: number[] | null;
 }
 
@@ -18,7 +19,7 @@ export class InMemoryVectorIndex extends VectorIndex {
 
   async upsert(instanceId: string, model: string, vectors: IndexedVector[]): Promise<void> {
     const { rows } = checkedUpsert(instanceId, model, vectors);
-    for (const row of rows) this.entries.set(row.id, { instanceId, documentId: row.documentId, model, unit: unitOf(row.vector) });
+    for (const row of rows) this.entries.set(row.id, { instanceId, documentId: row.documentId, model, vector: row.vector, unit: unitOf(row.vector) });
   }
 
   async removeDocument(instanceId: string, documentId: string): Promise<void> {
@@ -27,6 +28,16 @@ export class InMemoryVectorIndex extends VectorIndex {
     for (const [id, entry] of this.entries) {
       if (entry.instanceId === instanceId && entry.documentId === documentId) this.entries.delete(id);
     }
+  }
+
+  async vectorsOf(instanceId: string, model: string, documentIds: string[]): Promise<IndexedVector[]> {
+    checkKey('instance id', instanceId);
+    checkKey('model', model);
+    const wanted = new Set(documentIds);
+    return [...this.entries]
+      .filter(([, e]) => e.instanceId === instanceId && e.model === model && wanted.has(e.documentId))
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([id, e]) => ({ id, documentId: e.documentId, vector: [...e.vector] }));
   }
 
   async search(instanceId: string, model: string, vector: number[], limit: number): Promise<VectorMatch[]> {

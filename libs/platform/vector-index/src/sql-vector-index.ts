@@ -58,6 +58,17 @@ export abstract class SqlVectorIndex extends VectorIndex {
       .query(`DELETE FROM vector_index.node_vectors WHERE instance_id = $1 AND document_id = $2`, [instanceId, documentId]);
   }
 
+  async vectorsOf(instanceId: string, model: string, documentIds: string[]): Promise<IndexedVector[]> {
+    checkKey('instance id', instanceId);
+    checkKey('model', model);
+    if (documentIds.length === 0) return [];
+    // pgvector's vector casts to real[]; the exact-scan adapter's column is real[] already.
+    const rows: { node_id: string; document_id: string; embedding: (number | string)[] }[] = await this.uow
+      .manager()
+      .query(`SELECT node_id, document_id, embedding::real[] AS embedding FROM vector_index.node_vectors WHERE instance_id = $1 AND model = $2 AND document_id = ANY($3) ORDER BY node_id`, [instanceId, model, documentIds]);
+    return rows.map((r) => ({ id: r.node_id, documentId: r.document_id, vector: r.embedding.map(Number) }));
+  }
+
   async search(instanceId: string, model: string, vector: number[], limit: number): Promise<VectorMatch[]> {
     const query = checkedQuery(instanceId, model, vector, limit);
     if (!query) return [];

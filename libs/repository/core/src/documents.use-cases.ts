@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { DOCUMENT_CHANGE_JOBS, JOB_NAMES, RepositoryIndexDocumentPayload } from '@svc/contracts';
-import { ActivityLog, Clock, DomainError, IdGenerator, JobQueue, Page, PageRequest, UnitOfWork, VectorIndex } from '@svc/kernel';
+import { ActivityLog, Clock, DomainError, Embedder, IdGenerator, JobQueue, Page, PageRequest, UnitOfWork, VectorIndex } from '@svc/kernel';
 import { documentView, DocumentView, INGESTION_LIMITS, IngestionSettings, RepositoryDocument, WEB_URL_PATTERN } from './document';
 import { DocumentRepository, SemanticNodeRepository } from './documents.ports';
 import { mediaTypeFor, SUPPORTED_MEDIA_TYPES } from './parsing/document-parser.port';
@@ -255,7 +255,10 @@ export interface DocumentPassages {
   /** The indexed content version: equal keys mean equal nodes. */
   contentHash: string;
   indexedAt: string | null;
-  passages: { id: string; text: string; headingPath: string[] }[];
+  /** With `vectors`: each node's vector (none for a node the index holds none of). */
+  passages: { id: string; text: string; headingPath: string[]; vector?: number[] }[];
+  /** With `vectors`: the embedding model of those vectors (the repository's current one). */
+  vectorModel?: string;
 }
 
 /**
@@ -267,6 +270,8 @@ export class ReadDocumentPassages {
   constructor(
     private readonly documents: DocumentRepository,
     private readonly nodes: SemanticNodeRepository,
+    private readonly vectors: VectorIndex,
+    private readonly embedder: Embedder,
   ) {}
 
   /** Every live document (PENDING ones included: their indexation will report them as changed). */
@@ -274,14 +279,26 @@ export class ReadDocumentPassages {
     return this.documents.activeIds(instanceId);
   }
 
-  async read(instanceId: string, documentIds: string[]): Promise<DocumentPassages[]> {
+  /** With `vectors`, each node's vector too, under the repository's embedding model. */
+  async read(instanceId: string, documentIds: string[], options: { vectors?: boolean } = {}): Promise<DocumentPassages[]> {
     const documents = (await this.documents.getMany(instanceId, [...new Set(documentIds)])).filter((d) => d.state === 'INDEXED');
+    const ids = documents.map((d) => d.id);
+    const vectors = options.vectors ? new Map((await this.vectors.vectorsOf(instanceId, this.embedder.model, ids)).map((v) => [v.id, v.vector])) : null;
     const byDocument = new Map<string, DocumentPassages['passages']>();
-    for (const n of await this.nodes.ofDocuments(instanceId, documents.map((d) => d.id))) {
+    for (const n of await this.nodes.ofDocuments(instanceId, ids)) {
       const list = byDocument.get(n.documentId) ?? [];
-      list.push({ id: n.id, text: n.text, headingPath: n.headingPath });
+      const vector = vectors?.get(n.id);
+      list.push({ id: n.id, text: n.text, headingPath: n.headingPath, ...(vector ? { vector } : {}) });
       byDocument.set(n.documentId, list);
     }
-    return documents.map((d) => ({ id: d.id, name: d.name, url: d.url, contentHash: d.contentHash, indexedAt: d.indexedAt?.toISOString() ?? null, passages: byDocument.get(d.id) ?? [] }));
+    return documents.map((d) => ({
+      id: d.id,
+      name: d.name,
+      url: d.url,
+      contentHash: d.contentHash,
+      indexedAt: d.indexedAt?.toISOString() ?? null,
+      passages: byDocument.get(d.id) ?? [],
+      ...(vectors ? { vectorModel: this.embedder.model } : {}),
+    }));
   }
 }

@@ -21,6 +21,8 @@ export abstract class VectorIndex {
   abstract upsert(instanceId: string, model: string, vectors: IndexedVector[]): Promise<void>;
   /** Removes every vector of a document (re-indexation, deletion). */
   abstract removeDocument(instanceId: string, documentId: string): Promise<void>;
+  /** The stored vectors of these documents' nodes under `model`, as stored (the full audit's vector-neighbour blocking reads them). */
+  abstract vectorsOf(instanceId: string, model: string, documentIds: string[]): Promise<IndexedVector[]>;
   /** The `limit` nodes most similar to `vector`, best first (ties by id). */
   abstract search(instanceId: string, model: string, vector: number[], limit: number): Promise<VectorMatch[]>;
 }

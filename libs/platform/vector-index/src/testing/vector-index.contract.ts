@@ -86,6 +86,28 @@ export function vectorIndexContract(name: string, setup: () => Promise<VectorInd
       expect(matches[1].score).toBeCloseTo(0, 5);
     });
 
+    it("reads back the stored vectors of a document's nodes, per instance and model", async () => {
+      const [ins, other] = [newInstance(), newInstance()];
+      await index.upsert(ins, 'm1', [
+        { id: 'kn_2', documentId: 'doc_1', vector: [0.6, 0.8, 0] },
+        { id: 'kn_1', documentId: 'doc_1', vector: [1, 0, 0] },
+        { id: 'kn_3', documentId: 'doc_2', vector: [0, 0, 1] },
+        { id: 'kn_4', documentId: 'doc_3', vector: [0, 1, 0] },
+      ]);
+      await index.upsert(ins, 'm2', [{ id: 'kn_5', documentId: 'doc_1', vector: [0, 1] }]);
+      await index.upsert(other, 'm1', [{ id: 'kn_6', documentId: 'doc_1', vector: [1, 0, 0] }]);
+      const read = await index.vectorsOf(ins, 'm1', ['doc_1', 'doc_2', 'doc_unknown']);
+      expect(read.map((v) => [v.id, v.documentId])).toEqual([
+        ['kn_1', 'doc_1'],
+        ['kn_2', 'doc_1'],
+        ['kn_3', 'doc_2'],
+      ]);
+      const direction = (v: number[]) => v.map((x) => x / Math.hypot(...v));
+      direction(read[1].vector).forEach((x, i) => expect(x).toBeCloseTo([0.6, 0.8, 0][i], 5));
+      expect((await index.vectorsOf(ins, 'm2', ['doc_1'])).map((v) => v.id)).toEqual(['kn_5']);
+      expect(await index.vectorsOf(ins, 'm1', [])).toEqual([]);
+    });
+
     it('keeps instances apart', async () => {
       const [a, b] = [newInstance(), newInstance()];
       await index.upsert(a, 'm1', [{ id: 'kn_in_a', documentId: 'doc_a', vector: [1, 0] }]);

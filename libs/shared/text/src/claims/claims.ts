@@ -44,6 +44,11 @@ export interface Claim {
    * differently ("premium" and "standard" customers) are about different scopes.
    */
   qualifiers?: string[];
+  /**
+   * The 128-bit SimHash of the claim's node vector (`vectorSignature`), when the scan reads the
+   * repository's vectors: what vector-neighbour blocking compares.
+   */
+  signature?: string;
 }
 
 /**

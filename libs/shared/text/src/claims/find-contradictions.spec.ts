@@ -1,4 +1,5 @@
 import { Claim, extractClaims } from './claims';
+import { vectorSignature } from './node-signature';
 import { blockKeys, claimPairFingerprint, claimStemFrequencies, describeContradiction, findContradictions } from './find-contradictions';
 
 /** Synthetic claims: `n` claims over `documents` documents, subjects drawn from a Zipf-like vocabulary, a few attributes and values. */
@@ -138,5 +139,69 @@ describe('findContradictions does not depend on the order of the claims or on th
     expect(described([...claims].reverse(), names)).toEqual(forward);
     // Other ids, in the other order: the same findings.
     expect(described(corpus(['kd_z', 'kd_y', 'kd_x']), { kd_z: 'summit', kd_y: 'claims', kd_x: 'faq' })).toEqual(forward);
+  });
+});
+
+describe('vector-neighbour blocking', () => {
+  /** Unit vectors: `axis` alone, or mostly `axis` with a little of `other`. */
+  const vector = (axis: number, other = -1, weight = 0) => Array.from({ length: 64 }, (_, i) => (i === axis ? 1 : i === other ? weight : 0));
+  const claim = (documentId: string, subject: string[], value: number, v: number[]): Claim => ({
+    passageId: `${documentId}#0`,
+    documentId,
+    text: `${subject.join(' ')} within ${value} days`,
+    start: 0,
+    end: 10,
+    subject,
+    attribute: 'duration',
+    value: { key: `duration:P${value}D`, text: `${value} days` },
+    scope: [],
+    signature: vectorSignature(v)!,
+  });
+  /**
+   * A large repository: 70 statements about refunds of other things (each in a passage of its own
+   * direction) fill the blocks of "refund", "process" and "request" beyond what is compared pair by
+   * pair, and two passages on the same refund rule give 14 and 30 days; 600 statements on other
+   * subjects make the repository large enough for those words to stay informative (under 15% of the claims).
+   */
+  const repository = (pair: [number[], number[]]) => [
+    ...Array.from({ length: 600 }, (_, i) => ({ ...claim(`kd_filler${i % 50}`, [`topic${i}`, `word${i}`], i % 7, vector(2 + (i % 60))), attribute: 'percentage' })),
+    ...Array.from({ length: 70 }, (_, i) => claim(`kd_other${i}`, ['refund', 'process', 'request', `thing${i}`, `case${i}`], 5 + (i % 9), vector(2 + (i % 60)))),
+    claim('kd_a', ['refund', 'process', 'request', 'order'], 14, pair[0]),
+    claim('kd_b', ['refund', 'process', 'request', 'parcel'], 30, pair[1]),
+  ];
+  const between = (findings: ReturnType<typeof findContradictions>) => findings.filter((f) => f.claims.some((c) => c.documentId === 'kd_a') && f.claims.some((c) => c.documentId === 'kd_b'));
+
+  it('compares two statements whose shared words are too common to compare them by, when their passages are neighbours', () => {
+    const near: [number[], number[]] = [vector(0, 1, 0.3), vector(0, 1, 0.6)];
+    const claims = repository(near);
+    expect(between(findContradictions(claims))).toEqual([]);
+    const found = between(findContradictions(claims, { vectorBand: { min: 0.5, max: 0.99 } }));
+    expect(found).toHaveLength(1);
+    expect(found[0].shared).toEqual(['process', 'refund', 'request']);
+    expect(found[0].explanation).toBe('kd_a says 14 days; kd_b says 30 days.');
+    // The same findings incrementally, from either side.
+    expect(between(findContradictions(claims, { vectorBand: { min: 0.5, max: 0.99 }, touching: new Set(['kd_b']) })).map((f) => f.fingerprint)).toEqual([found[0].fingerprint]);
+  });
+
+  it('judges vector neighbours like any pair, and leaves near-identical passages and passages apart to the words', () => {
+    const band = { min: 0.5, max: 0.99 };
+    // Passages far apart (orthogonal): not neighbours.
+    expect(between(findContradictions(repository([vector(0), vector(1)]), { vectorBand: band }))).toEqual([]);
+    // Near-identical passages (cosine above max): duplicates' business, not joined by their vectors.
+    expect(between(findContradictions(repository([vector(0), vector(0)]), { vectorBand: band }))).toEqual([]);
+    // Neighbours that share too few words are still not the same subject.
+    const few = repository([vector(0, 1, 0.3), vector(0, 1, 0.6)]).map((c) => (c.documentId === 'kd_b' ? { ...c, subject: ['refund', 'parcel', 'label'] } : c));
+    expect(between(findContradictions(few, { vectorBand: band }))).toEqual([]);
+    // Claims without signatures (blocking was off when they were read) are compared by their words only.
+    const unsigned = repository([vector(0, 1, 0.3), vector(0, 1, 0.6)]).map(({ signature: _, ...c }) => c);
+    expect(between(findContradictions(unsigned, { vectorBand: band }))).toEqual([]);
+  });
+
+  it("adds the signature's bands to the claim's blocks", () => {
+    const c = claim('kd_a', ['refund', 'order'], 14, vector(0));
+    const keys = blockKeys(c);
+    expect(keys.slice(0, 2)).toEqual(['duration|refund', 'duration|order']);
+    expect(keys.slice(2).every((k) => /^duration\|≈\d+:[0-9a-f]+$/u.test(k))).toBe(true);
+    expect(keys).toHaveLength(2 + 16);
   });
 });

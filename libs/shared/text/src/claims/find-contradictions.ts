@@ -2,6 +2,7 @@ import { fingerprint } from '../answers/decide-question';
 import { foldedWords } from '../fold';
 import type { Claim } from './claims';
 import { Modality, modalitiesConflict } from './modality';
+import { signatureBands, signatureCosine } from './node-signature';
 
 /** Tuning of the rule-based judge, set on the demo corpus (tools/eval), never on single findings. */
 export const CLAIM_JUDGE = {
@@ -50,6 +51,14 @@ export interface FindContradictionsOptions {
    * whole repository. Default: computed over `claims`.
    */
   statistics?: { documentFrequency: ReadonlyMap<string, number>; claims: number };
+  /**
+   * Vector-neighbour blocking (ANALYSIS.md §4.2), for claims carrying their node's `signature`: two
+   * claims of one attribute whose nodes' vectors are at a cosine in [min, max) are compared even when
+   * the stems they share sit only in blocks too large to compare pair by pair (a large repository's
+   * common subjects). They are judged like any pair. Nearer than `max` is near-identical text, left to
+   * the duplicates (§6): compared only through their words. Default: off.
+   */
+  vectorBand?: { min: number; max: number };
 }
 
 /**
@@ -62,16 +71,17 @@ export interface FindContradictionsOptions {
  * something else). One finding per pair of documents and attribute, the closest pair of claims.
  */
 export function findContradictions(claims: readonly Claim[], options: FindContradictionsOptions = {}): ClaimContradiction[] {
-  const { touching, statistics } = options;
+  const { touching, statistics, vectorBand } = options;
   const df = new Map<string, number>(statistics?.documentFrequency ?? claimStemFrequencies(claims));
   // A small repository has no stems common enough to ignore.
   const limit = informativeLimit(statistics?.claims ?? claims.length);
   const informative = claims.map((c) => new Set(c.subject.filter((s) => (df.get(s) ?? 0) <= limit)));
 
-  // Blocking: attribute + informative stem → claims.
+  // Blocking: attribute + informative stem → claims; with vectors, attribute + signature band too.
   const index = new Map<string, number[]>();
+  const bands = claims.map((c) => (vectorBand && c.signature ? signatureBands(c.signature) : []));
   claims.forEach((c, i) => {
-    for (const s of informative[i]) {
+    for (const s of [...informative[i], ...bands[i]]) {
       const key = `${c.attribute}|${s}`;
       const list = index.get(key);
       if (list) list.push(i);
@@ -89,16 +99,24 @@ export function findContradictions(claims: readonly Claim[], options: FindContra
 
   const candidates: ClaimContradiction[] = [];
   const agreeing = new Set<number>();
-  const neighbours = new Map<number, number>();
+  const neighbours = new Set<number>();
+  const byVector = new Set<number>();
   claims.forEach((ca, a) => {
     const aTouches = !touching || touching.has(ca.documentId);
     neighbours.clear();
+    byVector.clear();
     for (const s of informative[a]) {
       const list = index.get(`${ca.attribute}|${s}`)!;
       if (list.length > CLAIM_JUDGE.maxBlockSize) continue;
-      for (const b of list) if (b > a) neighbours.set(b, (neighbours.get(b) ?? 0) + 1);
+      for (const b of list) if (b > a) neighbours.add(b);
     }
-    for (const b of neighbours.keys()) {
+    for (const s of bands[a]) {
+      const list = index.get(`${ca.attribute}|${s}`)!;
+      if (list.length > CLAIM_JUDGE.maxBlockSize) continue;
+      for (const b of list) if (b > a && !neighbours.has(b)) byVector.add(b);
+    }
+    for (const b of byVector) if (nearVectors(ca, claims[b], vectorBand!)) neighbours.add(b);
+    for (const b of neighbours) {
       const cb = claims[b];
       if (ca.documentId === cb.documentId || (!aTouches && !touching!.has(cb.documentId))) continue;
       // Agreeing pairs are judged too: a sentence that agrees with one of the other document's sentences is not contradicted by a less similar one.
@@ -154,8 +172,20 @@ export function informativeLimit(claimCount: number): number {
 }
 
 /** The blocks a claim belongs to (attribute and subject stem): two claims are compared only when they share one. */
-export function blockKeys(claim: Pick<Claim, 'attribute' | 'subject'>): string[] {
-  return claim.subject.map((s) => `${claim.attribute}|${s}`);
+export function blockKeys(claim: Pick<Claim, 'attribute' | 'subject' | 'signature'>): string[] {
+  return claimBlockStems(claim).map((s) => `${claim.attribute}|${s}`);
+}
+
+/** What blocks a claim with others of its attribute: its subject stems, and its signature's bands when it has one. */
+export function claimBlockStems(claim: Pick<Claim, 'subject' | 'signature'>): string[] {
+  return [...new Set(claim.subject), ...(claim.signature ? signatureBands(claim.signature) : [])];
+}
+
+/** Whether the two claims' nodes are vector neighbours: both signed, their cosine within the band. */
+function nearVectors(a: Claim, b: Claim, band: { min: number; max: number }): boolean {
+  if (!a.signature || !b.signature) return false;
+  const cosine = signatureCosine(a.signature, b.signature);
+  return cosine >= band.min && cosine < band.max;
 }
 
 /** The pair's two sentences and values, in text order: what a tie between two candidates is broken by. */

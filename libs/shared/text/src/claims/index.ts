@@ -1,3 +1,4 @@
 export * from './claims';
 export * from './find-contradictions';
 export * from './modality';
+export * from './node-signature';

@@ -1,0 +1,18 @@
+import { CLAIMS_VERSION } from '@svc/text';
+import { claimsVersionOf, NEURAL_VECTOR_BAND, vectorBandOf } from './scan-settings';
+
+describe('vector-neighbour blocking settings', () => {
+  it('auto blocks by vectors with a neural embedder only; off never; a band as written', () => {
+    expect(vectorBandOf('auto', true)).toEqual(NEURAL_VECTOR_BAND);
+    expect(vectorBandOf('auto', false)).toBeNull();
+    expect(vectorBandOf('off', true)).toBeNull();
+    expect(vectorBandOf('0.7-0.99', false)).toEqual({ min: 0.7, max: 0.99 });
+    expect(vectorBandOf('-0.5-0.9', false)).toEqual({ min: -0.5, max: 0.9 });
+  });
+
+  it("stores the embedding model in the claims' version, so turning blocking on or changing the model reads every document again", () => {
+    expect(claimsVersionOf('abc', null)).toBe(`claims-v${CLAIMS_VERSION}:abc`);
+    expect(claimsVersionOf('abc', 'local-hash-512')).toBe(`claims-v${CLAIMS_VERSION}+local-hash-512:abc`);
+    expect(claimsVersionOf('abc', 'bge-small')).not.toBe(claimsVersionOf('abc', 'local-hash-512'));
+  });
+});
