@@ -61,6 +61,25 @@ describe.each<TestDatabaseMode>(['embedded', 'postgres'])('Database (%s)', (mode
     expect(rows.map((r) => r.id)).toEqual(['b']);
   });
 
+  it('runs prepared reads on the open transaction when there is one, else on a pooled connection, again and again', async () => {
+    const uow = db.unitOfWork;
+    const read = (id: string) => uow.prepared<{ id: string; n: number }>(`SELECT id, length(id) AS n FROM probe.items WHERE id = $1`, [id]);
+    await uow.run(() => uow.manager().query(`INSERT INTO probe.items VALUES ('prep-1')`));
+    for (let i = 0; i < 3; i++) expect(await read('prep-1')).toEqual([{ id: 'prep-1', n: 6 }]);
+    // Inside a transaction it sees the transaction's own uncommitted row, and waits for no other connection (the embedded mode has one).
+    const seen = await uow
+      .run(async () => {
+        await uow.manager().query(`INSERT INTO probe.items VALUES ('prep-2')`);
+        const inside = await read('prep-2');
+        throw Object.assign(new Error('roll back'), { inside });
+      })
+      .catch((e: { inside: unknown }) => e.inside);
+    expect(seen).toEqual([{ id: 'prep-2', n: 6 }]);
+    expect(await read('prep-2')).toEqual([]);
+    // Parameters are bound, never spliced into the text.
+    expect(await read("prep-1' OR '1'='1")).toEqual([]);
+  });
+
   it('keeps the event loop free while the database works', async () => {
     const server = createServer((_req, res) => res.end('alive'));
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));

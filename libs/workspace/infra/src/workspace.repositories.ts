@@ -36,6 +36,7 @@ const toInstance = (r: InstanceRow): AuditInstance => ({
 /** An instance row joined to one user's membership (`MEMBER_COLUMNS`, null when they are not a member). */
 type InstanceWithMemberRow = InstanceRow & { member_is_admin: boolean | null; member_added_at: Date | null };
 const MEMBER_COLUMNS = 'm.is_admin AS member_is_admin, m.added_at AS member_added_at';
+const INSTANCE_COLUMNS = 'i.id, i.organization_id, i.name, i.step, i.configuration, i.created_at, i.updated_at';
 
 function withMembership(row: InstanceWithMemberRow, userId: string): { instance: AuditInstance; membership: Membership | null } {
   const membership = row.member_is_admin === null || row.member_added_at === null ? null : { instanceId: row.id, userId, isAdmin: row.member_is_admin, addedAt: row.member_added_at };
@@ -62,8 +63,9 @@ export class TypeOrmAuditInstanceRepository extends AuditInstanceRepository {
   }
 
   async getWithMembership(id: string, userId: string): Promise<{ instance: AuditInstance; membership: Membership | null } | null> {
-    const [row] = await this.q<InstanceWithMemberRow>(
-      `SELECT i.*, ${MEMBER_COLUMNS}
+    // Every audit operation reads this (its access): a prepared statement.
+    const [row] = await this.uow.prepared<InstanceWithMemberRow>(
+      `SELECT ${INSTANCE_COLUMNS}, ${MEMBER_COLUMNS}
          FROM workspace.audit_instances i
          LEFT JOIN workspace.instance_members m ON m.instance_id = i.id AND m.user_id = $2
         WHERE i.id = $1`,
