@@ -53,6 +53,82 @@ describe('typed values and their canonical keys', () => {
     expect(text.slice(value.start, value.end)).toBe(written);
   });
 
+  it.each([
+    // Ranges of durations: one value, keyed <low>-<high> in the unit of the high end.
+    ['Delivery takes 3 to 5 days.', 'en', 'duration', '3 to 5 days', 'duration:P3D-P5D'],
+    ['Refunds take 2-3 business days.', 'en', 'duration', '2-3 business days', 'duration:P2WD-P3WD'],
+    ['Allow between 3 and 5 days.', 'en', 'duration', 'between 3 and 5 days', 'duration:P3D-P5D'],
+    ['It takes two to three weeks.', 'en', 'duration', 'two to three weeks', 'duration:P14D-P21D'],
+    ['Setup takes 10–15 minutes.', 'en', 'duration', '10–15 minutes', 'duration:PT600S-PT900S'],
+    ['La livraison prend 3 à 5 jours.', 'fr', 'duration', '3 à 5 jours', 'duration:P3D-P5D'],
+    ['Le remboursement prend entre 3 et 5 jours ouvrés.', 'fr', 'duration', 'entre 3 et 5 jours ouvrés', 'duration:P3WD-P5WD'],
+    ['Comptez 2 ou 3 semaines.', 'fr', 'duration', '2 ou 3 semaines', 'duration:P14D-P21D'],
+    // Nothing to pay: an amount of 0, in any currency.
+    ['Delivery is free of charge.', 'en', 'amount', 'free of charge', 'amount:0'],
+    ['Repairs are made at no extra cost.', 'en', 'amount', 'at no extra cost', 'amount:0'],
+    ['La livraison est gratuite.', 'fr', 'amount', 'gratuite', 'amount:0'],
+    ['Le remplacement se fait sans frais.', 'fr', 'amount', 'sans frais', 'amount:0'],
+    // No time to wait: a duration of 0.
+    ['Report incidents immediately.', 'en', 'duration', 'immediately', 'duration:P0D'],
+    ['Orders ship the same day.', 'en', 'duration', 'same day', 'duration:P0D'],
+    ['Signalez tout incident immédiatement.', 'fr', 'duration', 'immédiatement', 'duration:P0D'],
+    ['Le remboursement est effectué le jour même.', 'fr', 'duration', 'le jour même', 'duration:P0D'],
+    // A day of a recurring period: <period>:<n><unit>, n the ordinal or L (last), D a day, WD a working day, W1-W7 a weekday.
+    ['Salaries are paid on the 1st of each month.', 'en', 'recurrence', '1st of each month', 'recurrence:P1M:1D'],
+    ['Salaries are paid on the first day of each month.', 'en', 'recurrence', 'first day of each month', 'recurrence:P1M:1D'],
+    ['Reports are due the fifth working day of the month.', 'en', 'recurrence', 'fifth working day of the month', 'recurrence:P1M:5WD'],
+    ['We meet the last Friday of every month.', 'en', 'recurrence', 'last Friday of every month', 'recurrence:P1M:LW5'],
+    ['Les salaires sont versés le 1er de chaque mois.', 'fr', 'recurrence', '1er de chaque mois', 'recurrence:P1M:1D'],
+    ['Les salaires sont versés le 25 de chaque mois.', 'fr', 'recurrence', '25 de chaque mois', 'recurrence:P1M:25D'],
+    ['Le rapport est dû le cinquième jour ouvré du mois.', 'fr', 'recurrence', 'cinquième jour ouvré du mois', 'recurrence:P1M:5WD'],
+    ['Nous nous réunissons le dernier vendredi du mois.', 'fr', 'recurrence', 'dernier vendredi du mois', 'recurrence:P1M:LW5'],
+    // A part of a recurring period, and a month (or a part of one) without a day or a year in French.
+    ['Expense reports are due at the end of the month.', 'en', 'date-range', 'end of the month', 'date-range:end:month'],
+    ['Inventory is counted at year-end.', 'en', 'date-range', 'year-end', 'date-range:end:year'],
+    ['Les notes de frais sont dues à la fin du mois.', 'fr', 'date-range', 'fin du mois', 'date-range:end:month'],
+    ["Les primes sont versées en début d'année.", 'fr', 'date-range', "début d'année", 'date-range:start:year'],
+    ['The report is published at the end of March.', 'en', 'date-range', 'end of March', 'date-range:end:XXXX-03'],
+    ['Le bilan est publié fin mars.', 'fr', 'date-range', 'fin mars', 'date-range:end:XXXX-03'],
+    ['Le bilan est publié à la mi-mars.', 'fr', 'date-range', 'mi-mars', 'date-range:mid:XXXX-03'],
+    ['Postulez avant mars.', 'fr', 'date-range', 'avant mars', 'date-range:before:XXXX-03'],
+    ['Candidatures avant fin mars.', 'fr', 'date-range', 'avant fin mars', 'date-range:before-end:XXXX-03'],
+  ] as const)('%s (%s) → %s %s = %s', (text, language, kind, written, key) => {
+    const value = only(text, language);
+    expect(value).toMatchObject({ kind, text: written, key });
+    expect(text.slice(value.start, value.end)).toBe(written);
+  });
+
+  it('gives one key to a range, a free amount, a recurring day or a part of a period in English and in French', () => {
+    const same: [string, string][] = [
+      ['within 3 to 5 days', 'entre 3 et 5 jours'],
+      ['2-3 business days', '2 à 3 jours ouvrés'],
+      ['free of charge', 'gratuitement'],
+      ['immediately', 'sans délai'],
+      ['on the 1st of each month', 'le premier jour de chaque mois'],
+      ['the last working day of the month', 'le dernier jour ouvré du mois'],
+      ['at the end of the month', 'en fin de mois'],
+      ['at the end of March', 'fin mars'],
+      ['by the end of March', "d'ici fin mars"],
+    ];
+    for (const [en, fr] of same) expect([en, valueKeys(en, 'en')]).toEqual([en, valueKeys(fr, 'fr')]);
+  });
+
+  it('compares ranges, free amounts and immediate durations; a recurring day or a part of a period does not compare', () => {
+    for (const [text, language] of [['3 to 5 days', 'en'], ['free of charge', 'en'], ['immediately', 'en'], ['gratuit', 'fr']] as const) {
+      expect([text, only(text, language).comparable]).toEqual([text, true]);
+    }
+    for (const [text, language] of [['the 1st of each month', 'en'], ['end of the month', 'en'], ['fin mars', 'fr'], ['le 15 de chaque mois', 'fr']] as const) {
+      expect([text, only(text, language).comparable]).toEqual([text, false]);
+    }
+  });
+
+  it('reads no range, free amount or immediate duration where there is none', () => {
+    expect(extractValues('Feel free to ask.', 'en')).toEqual([]);
+    expect(extractValues('Embauche sans délai de carence.', 'fr')).toEqual([]);
+    expect(extractValues('We have 2 offices and 3 days of training.', 'en').map((v) => v.key)).toEqual(['number:2', 'duration:P3D']);
+    expect(extractValues('Le 5 mars 2026.', 'fr').map((v) => v.key)).toEqual(['date:2026-03-05']);
+  });
+
   it('reads each figure once, by its most specific meaning: an amount, a duration, a bare number', () => {
     expect(extractValues('The hotel limit is 150 EUR per night for 3 nights and 2 guests.', 'en').map((v) => [v.kind, v.key])).toEqual([
       ['amount', 'amount:EUR:150'],

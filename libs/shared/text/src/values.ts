@@ -40,7 +40,11 @@ const memo = new Map<string, TypedValue[]>();
  * The amounts, percentages, durations, dates and date ranges, times and opening hours, quantities with
  * units and other numbers a text states, in order, each character in one value at most (the most
  * specific reading wins: "150 EUR" is an amount, not a number). Built on Microsoft's
- * recognizers-text (`@microsoft/recognizers-text-suite`), English and French.
+ * recognizers-text (`@microsoft/recognizers-text-suite`), English and French, and on patterns for what its
+ * models miss: amounts of nothing ("free of charge", "gratuit": `amount:0`), durations of nothing ("immediately",
+ * "le jour même": `duration:P0D`), ranges of durations ("3 to 5 business days": `duration:P3WD-P5WD`), a day of a
+ * recurring period ("the 1st of each month": `recurrence:P1M:1D`), a part of a period ("end of the month",
+ * "fin du mois": `date-range:end:month`) and French months without a day ("fin mars", "avant mars").
  *
  * Each model runs only when a prefilter (value-prefilters.ts) says it may find something, and the last
  * {@link MEMO_SIZE} texts read are remembered for the day (relative dates resolve against today).
@@ -78,20 +82,24 @@ function readValues(text: string, language: Language): TypedValue[] {
   };
   take(percentages(text, language), percentageOf);
   if (mayHoldAmount(text)) take(recognizeCurrency(text, culture), (r) => amountOf(r, culture));
+  take(phrases(text, FREE_OF_CHARGE), () => ({ kind: 'amount', key: 'amount:0', comparable: true }));
   // Before the date models, which read "30 jours ouvrés" as 30 calendar days.
   take(workingDays(text), (r) => ({ kind: 'duration', key: `duration:P${canonicalNumber(Number(r.resolution?.value))}WD`, comparable: true }));
-  if (mayHoldDateTime(text, language)) take(
-    // "may" in lower case is the verb, not the month.
-    dateTimes(text, culture, taken).filter((r) => !isBareUnit(r, text) && r.text !== 'may'),
-    (r) => {
-      const reading = relativeDuration(r, culture) ?? dateTimeOf(r);
-      // A date the text gives without a year ("calendar year", "next Monday") resolves against today: not comparable.
-      return reading && (reading.kind === 'date' || reading.kind === 'date-range') && !/\d{4}/.test(r.text) && !/^date-range:\(XXXX-WXX/.test(reading.key) ? { ...reading, comparable: false } : reading;
-    },
-  );
+  // Before the date models, which read "le jour même" as a bare "jour" and "the 1st of each month" as "each month".
+  take(phrases(text, IMMEDIATELY), () => ({ kind: 'duration', key: 'duration:P0D', comparable: true }));
+  take(dayOfPeriod(text), (r) => ({ kind: 'recurrence', key: `recurrence:${String(r.resolution?.key)}`, comparable: false }));
+  take(partOfPeriod(text), (r) => ({ kind: 'date-range', key: `date-range:${String(r.resolution?.key)}`, comparable: false }));
+  const dateTime = (r: ModelResult): Reading | undefined => {
+    const reading = relativeDuration(r, culture) ?? dateTimeOf(r);
+    // A date the text gives without a year ("calendar year", "next Monday") resolves against today: not comparable.
+    return reading && (reading.kind === 'date' || reading.kind === 'date-range') && !/\d{4}/.test(r.text) && !/^date-range:\(XXXX-WXX/.test(reading.key) ? { ...reading, comparable: false } : reading;
+  };
+  take(frenchMonthPhrases(text), dateTime);
+  // "may" in lower case is the verb, not the month.
+  if (mayHoldDateTime(text, language)) take(dateTimes(text, culture, taken).filter((r) => !isBareUnit(r, text) && r.text !== 'may'), dateTime);
   if (mayHoldQuantity(text)) take(recognizeDimension(text, culture), quantityOf);
   take(recognizeNumber(text, culture), numberOf);
-  return found.sort((a, b) => a.start - b.start);
+  return durationRanges(found.sort((a, b) => a.start - b.start), text, culture);
 }
 
 /** The canonical keys of the values of a text (what a comparison of two statements looks at). */
@@ -187,6 +195,158 @@ function workingDays(text: string): ModelResult[] {
     out.push({ start: m.index ?? 0, end: (m.index ?? 0) + m[0].length - 1, text: m[0], typeName: 'duration.workingdays', resolution: { value } } as ModelResult);
   }
   return out;
+}
+
+/** A span the text's own patterns read, shaped like a recognizer's result (`end` inclusive). */
+function spanOf(start: number, text: string, typeName: string, resolution: Record<string, unknown> = {}): ModelResult {
+  return { start, end: start + text.length - 1, text, typeName, resolution } as ModelResult;
+}
+
+function phrases(text: string, pattern: RegExp): ModelResult[] {
+  return [...text.matchAll(pattern)].map((m) => spanOf(m.index ?? 0, m[0], 'phrase'));
+}
+
+/** Amounts of nothing, which the currency model cannot read (it needs a figure): keyed `amount:0`, in any currency. */
+const FREE_OF_CHARGE =
+  /(?<![\p{L}\p{N}])(?:free\s+of\s+(?:charge|cost)|at\s+no\s+(?:extra\s+|additional\s+)?(?:cost|charge)|without\s+(?:any\s+)?charge|no\s+charge|for\s+free|complimentary|gratuit(?:e|s|es|ement)?|sans\s+frais|à\s+titre\s+(?:gratuit|gracieux))(?![\p{L}\p{N}])/giu;
+
+/** Durations of nothing: keyed `duration:P0D`. "Sans délai de carence" (no waiting period) is not one. */
+const IMMEDIATELY =
+  /(?<![\p{L}\p{N}])(?:immediately|instantly|right\s+away|straight\s+away|without\s+delay|same[\s-]day|imm[ée]diatement|instantan[ée]ment|tout\s+de\s+suite|sur[\s-]le[\s-]champ|sans\s+d[ée]lai(?!\s+d[e'’])|le\s+jour\s+m[êe]me)(?![\p{L}\p{N}])/giu;
+
+const ORDINALS: Record<string, number> = {
+  first: 1, second: 2, third: 3, fourth: 4, fifth: 5, sixth: 6, seventh: 7, eighth: 8, ninth: 9, tenth: 10,
+  premier: 1, premiere: 1, deuxieme: 2, seconde: 2, troisieme: 3, quatrieme: 4, cinquieme: 5, sixieme: 6, septieme: 7, huitieme: 8, neuvieme: 9, dixieme: 10,
+};
+const WEEKDAYS: Record<string, number> = {
+  monday: 1, tuesday: 2, wednesday: 3, thursday: 4, friday: 5, saturday: 6, sunday: 7,
+  lundi: 1, mardi: 2, mercredi: 3, jeudi: 4, vendredi: 5, samedi: 6, dimanche: 7,
+};
+const PERIODS: Record<string, string> = { month: 'P1M', mois: 'P1M', week: 'P1W', semaine: 'P1W', year: 'P1Y', annee: 'P1Y', an: 'P1Y', quarter: 'P3M', trimestre: 'P3M' };
+const PERIOD_NAMES: Record<string, string> = { P1M: 'month', P1W: 'week', P1Y: 'year', P3M: 'quarter' };
+const unaccented = (word: string) => word.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+
+const EN_WEEKDAY = 'monday|tuesday|wednesday|thursday|friday|saturday|sunday';
+const FR_WEEKDAY = 'lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche';
+const DAY_OF_PERIOD = [
+  new RegExp(
+    `(?<![\\p{L}\\p{N}])(first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|last|\\d{1,2}(?:st|nd|rd|th))(?:\\s+(?:(working|business|calendar)\\s+)?(day|${EN_WEEKDAY}))?\\s+of\\s+(?:the|each|every)\\s+(month|week|year|quarter)(?![\\p{L}])`,
+    'giu',
+  ),
+  new RegExp(
+    `(?<![\\p{L}\\p{N}])(premi[eè]re?|1(?:er|re|ère)|\\d{1,2}(?:e|ème|eme)|deuxi[eè]me|seconde|troisi[eè]me|quatri[eè]me|cinqui[eè]me|sixi[eè]me|septi[eè]me|huiti[eè]me|neuvi[eè]me|dixi[eè]me|derni[eè]re?|(?<=(?<![\\p{L}])le\\s+)\\d{1,2})(?:\\s+(jour|${FR_WEEKDAY})(?:\\s+(ouvr[ée]|ouvrable|calendaire))?)?\\s+(?:de\\s+chaque\\s+|du\\s+|de\\s+la\\s+|de\\s+l['’]\\s*)(mois|semaine|ann[ée]e|an|trimestre)(?![\\p{L}])`,
+    'giu',
+  ),
+];
+
+/**
+ * "The 1st of each month", "the fifth working day of the month", "the last Friday of every month", "le 15 de
+ * chaque mois", "le premier jour ouvré du mois": a day within a recurring period, which the recognizers read
+ * as the bare period ("each month"). Keyed `<period>:<n><unit>`: n the ordinal or L for the last, the unit D (a
+ * day), WD (a working day) or W1 to W7 (a weekday, Monday first): `P1M:5WD`, `P1M:LW5`.
+ */
+function dayOfPeriod(text: string): ModelResult[] {
+  const out: ModelResult[] = [];
+  for (const pattern of DAY_OF_PERIOD) {
+    for (const m of text.matchAll(pattern)) {
+      // English: (ordinal, working, unit, period); French: (ordinal, unit, working, period).
+      const english = pattern === DAY_OF_PERIOD[0];
+      const ordinal = m[1];
+      const working = english ? m[2] : m[3];
+      const unit = unaccented((english ? m[3] : m[2]) ?? '');
+      const period = PERIODS[unaccented(m[4])];
+      const word = unaccented(ordinal);
+      const n = /^(?:last|derniere?)$/u.test(word) ? 'L' : (ORDINALS[word] ?? Number.parseInt(word, 10));
+      const day = WEEKDAYS[unit] !== undefined ? `W${WEEKDAYS[unit]}` : working && !/^calend/iu.test(working) ? 'WD' : 'D';
+      out.push(spanOf(m.index ?? 0, m[0], 'recurrence.dayofperiod', { key: `${period}:${n}${day}` }));
+    }
+  }
+  return out;
+}
+
+const PART_OF_PERIOD = [
+  /(?<![\p{L}])(end|beginning|start|middle|mid)(?:\s+of\s+(?:the\s+|each\s+|every\s+)?|-)(month|quarter|year|week)(?![\p{L}])/giu,
+  /(?<![\p{L}])(month|quarter|year|week)[\s-](end)(?![\p{L}])/giu,
+  /(?<![\p{L}])(fin|d[ée]but|milieu|mi)(?:\s*-\s*|\s+(?:de\s+chaque\s+|du\s+|de\s+la\s+|de\s+l['’]\s*|d['’]\s*|de\s+))(mois|trimestre|ann[ée]e|an|semaine)(?![\p{L}])/giu,
+];
+const PARTS: Record<string, string> = { end: 'end', fin: 'end', beginning: 'start', start: 'start', debut: 'start', middle: 'mid', mid: 'mid', milieu: 'mid', mi: 'mid' };
+
+/**
+ * "The end of the month", "mid-year", "month-end", "fin du mois", "début d'année": a part of a recurring period,
+ * which the recognizers read as this month or this year (a key that changes with today), or not at all.
+ * Keyed `<part>:<period>` (`end:month`), like the recognizers' `end:XXXX-03` for "end of March".
+ */
+function partOfPeriod(text: string): ModelResult[] {
+  return PART_OF_PERIOD.flatMap((pattern) =>
+    [...text.matchAll(pattern)].map((m) => {
+      const [part, period] = pattern === PART_OF_PERIOD[1] ? [m[2], m[1]] : [m[1], m[2]];
+      return spanOf(m.index ?? 0, m[0], 'daterange.partofperiod', { key: `${PARTS[unaccented(part)]}:${PERIOD_NAMES[PERIODS[unaccented(period)]]}` });
+    }),
+  );
+}
+
+const FRENCH_MONTHS: Record<string, string> = {
+  janvier: 'January', fevrier: 'February', mars: 'March', avril: 'April', mai: 'May', juin: 'June',
+  juillet: 'July', aout: 'August', septembre: 'September', octobre: 'October', novembre: 'November', decembre: 'December',
+};
+const FRENCH_MONTH_PHRASE =
+  /(?<![\p{L}\p{N}])(?:(en|avant|apr[èe]s|depuis|jusqu['’](?:en|à|au)|d['’]ici|d[èe]s|courant|au\s+mois\s+de)\s+)?(?:(fin|d[ée]but|milieu|mi)(?:\s*-\s*|\s+)(?:de\s+|d['’])?)?(janvier|f[ée]vrier|mars|avril|mai|juin|juillet|ao[ûu]t|septembre|octobre|novembre|d[ée]cembre)(?![\p{L}])(?!\s*\d)/giu;
+const FRENCH_LEADS: Record<string, string> = { en: 'in', avant: 'before', apres: 'after', depuis: 'since', dici: 'by', des: 'from', courant: 'in', aumoisde: 'in' };
+
+/**
+ * "Fin mars", "début avril", "mi-mars", "avant mars", "en mars": a month, or a part of one, without a day or a
+ * year, which the French model reads without its part or its preposition, or not at all ("mars" alone). Read by
+ * the English model in English words ("end of March"), so both languages give one key (`date-range:end:XXXX-03`).
+ * With a day or a year the French model reads it well.
+ */
+function frenchMonthPhrases(text: string): ModelResult[] {
+  const out: ModelResult[] = [];
+  for (const m of text.matchAll(FRENCH_MONTH_PHRASE)) {
+    const [, lead, part, month] = m;
+    if (!lead && !part) continue;
+    const leadWord = lead ? unaccented(lead).replace(/[^a-z]/gu, '') : '';
+    const english = leadWord.startsWith('jusqu') ? 'until' : FRENCH_LEADS[leadWord];
+    const name = FRENCH_MONTHS[unaccented(month)];
+    const partName = part ? PARTS[unaccented(part)] : undefined;
+    const phrase = partName === 'mid' ? `mid-${name}` : partName === 'end' ? `end of ${name}` : partName === 'start' ? `beginning of ${name}` : name;
+    const [reading] = recognizeDateTime(english ? `${english} ${phrase}` : phrase, Culture.English).sort((a, b) => b.end - b.start - (a.end - a.start));
+    if (reading) out.push({ ...reading, ...spanOf(m.index ?? 0, m[0], reading.typeName, reading.resolution as Record<string, unknown>) });
+  }
+  return out;
+}
+
+/**
+ * "3 to 5 days", "2-3 business days", "between 3 and 5 days", "entre 3 et 5 jours ouvrés": the models read the
+ * low figure as a bare number and the high one with the unit. The two become one duration keyed `<low>-<high>`
+ * in the unit of the high one (`duration:P3D-P5D`, `duration:P2WD-P3WD`).
+ */
+function durationRanges(values: TypedValue[], text: string, culture: string): TypedValue[] {
+  const out: TypedValue[] = [];
+  for (const value of values) {
+    const low = out[out.length - 1];
+    const range = value.kind === 'duration' && low?.kind === 'number' ? rangeOf(low, value, text, culture) : undefined;
+    if (range) out[out.length - 1] = range;
+    else out.push(value);
+  }
+  return out;
+}
+
+const RANGE_BETWEEN = /^\s*(?:-|–|—|to|or|à|ou)\s*$/iu;
+const RANGE_AND = /^\s*(?:and|et)\s*$/iu;
+const RANGE_OPENING = /(?<![\p{L}])(between|entre)\s+$/iu;
+
+function rangeOf(low: TypedValue, high: TypedValue, text: string, culture: string): TypedValue | undefined {
+  const gap = text.slice(low.end, high.start);
+  const opening = RANGE_OPENING.exec(text.slice(0, low.start));
+  if (!RANGE_BETWEEN.test(gap) && !(RANGE_AND.test(gap) && opening)) return undefined;
+  const count = resolvedNumber((recognizeNumber(high.text, culture).find((r) => r.start === 0)?.resolution as Resolution)?.value);
+  const from = Number(low.key.slice('number:'.length));
+  const unit = /^duration:P(T?)(\d+(?:\.\d+)?)(WD|D|S)$/u.exec(high.key);
+  if (!unit || count === undefined || count <= 0 || !Number.isFinite(from)) return undefined;
+  const per = Number(unit[2]) / count;
+  const lowKey = unit[3] === 'WD' ? `P${canonicalNumber(from * per)}WD` : isoDuration(from * per * (unit[3] === 'D' ? DAY : 1));
+  const start = opening ? low.start - opening[0].length : low.start;
+  return { kind: 'duration', key: `duration:${lowKey}-${high.key.slice('duration:'.length)}`, comparable: true, text: text.slice(start, high.end), start, end: high.end };
 }
 
 function amountOf(r: ModelResult, culture: string): Reading | undefined {

@@ -1,4 +1,5 @@
-import { findNamedValue, findValues, isNegative, parseNumber, questionIntent, yesNoEvidence } from './answer-types';
+import type { Language } from '@svc/text';
+import { answerValues, findNamedValue, isNegative, questionIntent, yesNoEvidence } from './answer-types';
 
 describe('answer types', () => {
   it.each([
@@ -44,42 +45,56 @@ describe('answer types', () => {
   });
 
   it('finds durations, amounts, percentages, dates, times and numbers, each once, in order', () => {
-    const values = findValues(
-      'Hotel costs are reimbursed up to 120 EUR per night; Paris up to €1,000.50, within 2-3 business days, on 5 March 2024 at 14h30, 50% of it, the fifth working day of each month, trois jours, 12 items.',
+    const values = answerValues(
+      'Hotel costs are reimbursed up to 120 EUR per night; Paris up to €1,000.50, within 2-3 business days, on 5 March 2024 at 14h30, 50% of it, the fifth working day of each month, 12 items.',
+      'en',
     );
     expect(values.map((v) => [v.kind, v.text, v.key])).toEqual([
-      ['amount', '120 EUR', 'amount:120:EUR'],
-      ['amount', '€1,000.50', 'amount:1000.5:EUR'],
-      ['duration', '2-3 business days', 'duration:2-3'],
-      ['date', '5 March 2024', 'date:5-3'],
-      ['time', '14h30', 'time:14:30'],
+      ['amount', '120 EUR', 'amount:EUR:120'],
+      ['amount', '€1,000.50', 'amount:EUR:1000.5'],
+      ['duration', '2-3 business days', 'duration:P2WD-P3WD'],
+      // A date with its time is one value.
+      ['date', '5 March 2024 at 14h30', 'datetime:2024-03-05T14:30'],
       ['percentage', '50%', 'percentage:50'],
-      ['date', 'fifth working day of each month', 'date~fifth working day of each month'],
-      ['duration', 'trois jours', 'duration:3'],
+      ['date', 'fifth working day of each month', 'recurrence:P1M:5WD'],
       ['number', '12', 'number:12'],
     ]);
+    // Values are read in the language of their text.
+    expect(answerValues('Le remboursement prend trois jours, le 5 mars à 14h30.', 'fr').map((v) => [v.kind, v.text])).toEqual([
+      ['duration', 'trois jours'],
+      ['date', '5 mars à 14h30'],
+    ]);
+    expect(answerValues('The desk opens at 14h30.', 'en').map((v) => [v.kind, v.text, v.key])).toEqual([['time', '14h30', 'time:14:30']]);
   });
 
   it('gives equal keys to equal values written differently', () => {
-    const key = (text: string) => findValues(text)[0]?.key;
+    const key = (text: string, language: Language = 'en') => answerValues(text, language)[0]?.key;
     expect(key('within one week')).toBe(key('within 7 days'));
-    expect(key('sous une semaine')).toBe(key('in 7 days'));
-    expect(key('1 000 €')).toBe(key('EUR 1000'));
+    expect(key('sous une semaine', 'fr')).toBe(key('in 7 days'));
+    expect(key('1 000 €', 'fr')).toBe(key('EUR 1000'));
     expect(key('at noon')).toBe(key('at 12:00'));
-    expect(key('at 2 pm')).toBe(key('à 14h'));
+    expect(key('at 2 pm')).toBe(key('à 14h', 'fr'));
     expect(key('March 5')).toBe(key('5th of March'));
     expect(key('free of charge')).toBe('amount:0');
-    expect(findValues('within 30 days').every((v) => v.comparable)).toBe(true);
-    expect(findValues('every month')[0]).toMatchObject({ kind: 'date', comparable: false });
+    expect(key('gratuit', 'fr')).toBe('amount:0');
+    expect(answerValues('within 30 days', 'en').every((v) => v.comparable)).toBe(true);
+    // A weekday recurrence does not compare; a plain period does ("every month" and "every week" disagree).
+    expect(answerValues('every Monday', 'en')[0]).toMatchObject({ kind: 'date', comparable: false });
+    expect(answerValues('every month', 'en')[0]).toMatchObject({ kind: 'date', comparable: true });
   });
 
-  it('does not take "may" the verb for May, nor "one" the pronoun for a number', () => {
-    expect(findValues('Employees may work remotely; one of them may not.')).toEqual([]);
-    expect(findValues('Payments are due on 5 May.')[0]).toMatchObject({ kind: 'date', key: 'date:5-5' });
+  it('does not take "may" the verb for May, nor "one" the pronoun for a number; compares a day of a month without a year', () => {
+    expect(answerValues('Employees may work remotely; one of them may not.', 'en')).toEqual([]);
+    expect(answerValues('Un salarié sur deux travaille à distance.', 'fr').map((v) => v.text)).toEqual(['deux']);
+    expect(answerValues('Payments are due on 5 May.', 'en')[0]).toMatchObject({ kind: 'date', key: 'date:XXXX-05-05', comparable: true });
   });
 
-  it('parses numbers as written', () => {
-    expect(['30', '1 000', '1,000.50', '3,5', '1.000.000', 'three', 'douze'].map(parseNumber)).toEqual([30, 1000, 1000.5, 3.5, 1000000, 3, 12]);
+  it('takes a counted recurrence for a duration too, and a date with its time for a time too', () => {
+    expect(answerValues('Laptops are renewed every four years.', 'en')).toEqual([
+      { kind: 'date', also: ['duration'], text: 'every four years', key: 'recurrence:P4Y', comparable: true },
+    ]);
+    expect(answerValues('Your annual leave entitlement is described below.', 'en').map((v) => [v.kind, v.also])).toEqual([['date', []]]);
+    expect(answerValues('The meeting is on 5 March 2024 at 14h30.', 'en').map((v) => [v.kind, v.also])).toEqual([['date', ['time']]]);
   });
 
   it('reads the polarity and the yes/no cues of a sentence', () => {

@@ -1,4 +1,4 @@
-import { readNumber } from '@svc/text';
+import { extractValues, type Language, type TypedValue, type ValueKind } from '@svc/text';
 import { foldedWords, foldText, writtenWords } from './text-analysis';
 
 /**
@@ -124,199 +124,61 @@ export function questionIntent(question: string): QuestionIntent {
   return result('open');
 }
 
-export type ValueKind = 'duration' | 'amount' | 'percentage' | 'number' | 'date' | 'time';
+/** The kinds of value a search answer names, coarser than @svc/text's: a date range or a recurrence is a date, opening hours a time. */
+export type AnswerValueKind = 'duration' | 'amount' | 'percentage' | 'number' | 'quantity' | 'date' | 'time';
 
-/** A value found in a sentence: a duration, an amount, a date... */
-export interface TypedValue {
-  kind: ValueKind;
+/** A value a sentence states, as @svc/text reads it, in the kinds a search answer names. */
+export interface AnswerValue {
+  kind: AnswerValueKind;
+  /** Other kinds of value it gives: "every three years" is also a duration, "5 March at 14:30" also a time. */
+  also: AnswerValueKind[];
   /** As written in the sentence ("30 days", "150 EUR"). */
   text: string;
-  /** Canonical form: two values with one key say the same ("one week" and "7 days"). */
+  /** @svc/text's canonical key: two values with one key say the same ("one week" and "7 days"). */
   key: string;
-  /** False for values whose phrasings vary too much to call two different keys a disagreement (periodic or relative dates). */
+  /** False for values whose phrasings vary too much to call two different keys a disagreement. */
   comparable: boolean;
 }
 
-const B0 = '(?<![\\p{L}\\p{N}])';
-const B1 = '(?![\\p{L}\\p{N}])';
+export function isOfKind(value: AnswerValue, kind: AnswerValueKind): boolean {
+  return value.kind === kind || value.also.includes(kind);
+}
 
-const NUMBER_WORDS: Record<string, number> = {
-  one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12,
-  fifteen: 15, twenty: 20, thirty: 30, forty: 40, fifty: 50, sixty: 60, ninety: 90, hundred: 100,
-  un: 1, une: 1, deux: 2, trois: 3, quatre: 4, cinq: 5, sept: 7, huit: 8, neuf: 9, dix: 10, onze: 11, douze: 12,
-  quinze: 15, vingt: 20, trente: 30, quarante: 40, cinquante: 50, soixante: 60, cent: 100,
+const ANSWER_KIND: Record<ValueKind, AnswerValueKind> = {
+  amount: 'amount',
+  percentage: 'percentage',
+  duration: 'duration',
+  date: 'date',
+  'date-range': 'date',
+  recurrence: 'date',
+  time: 'time',
+  'time-range': 'time',
+  quantity: 'quantity',
+  number: 'number',
 };
 const WORDS_FOR_ONE = new Set(['one', 'un', 'une']);
-const NUMBER_WORD_PATTERN = Object.keys(NUMBER_WORDS)
-  .sort((a, b) => b.length - a.length)
-  .join('|');
-/** Digits with optional thousands groups and decimals: "30", "1 000", "1,000.50", "3,5". */
-const NUMERIC = '\\d{1,3}(?:[ \\u00a0\\u202f,.]\\d{3})+(?:[.,]\\d+)?|\\d+(?:[.,]\\d+)?';
-const NUM = `(?:${NUMERIC}|${NUMBER_WORD_PATTERN})`;
+/** A day of a month without a year ("5 May", "March 5"): @svc/text does not compare it, an answer does (two documents naming different days disagree). */
+const DAY_OF_A_MONTH = /^date:XXXX-\d{2}-\d{2}$/u;
+/** A recurrence of a plain period ("every three years"): also says how long until the next time. */
+const PLAIN_PERIOD = /^recurrence:P\d+(?:\.\d+)?[DWMYH]$/u;
+/** ...when it counts the period ("every 90 days", "tous les trois ans"), not when it only names it ("annual", "every year"). */
+const COUNTED_PERIOD = /^(?:every|each|chaque|tou(?:te)?s\s+les)\s+\S+\s+\S+/iu;
 
-const UNIT_DAYS: [RegExp, number][] = [
-  [/^(?:days?|jours?|journ[ée]es?)$/iu, 1],
-  [/^(?:weeks?|semaines?)$/iu, 7],
-  [/^(?:months?|mois)$/iu, 30],
-  [/^(?:years?|ans?|ann[ée]es?)$/iu, 365],
-  [/^(?:hours?|hrs?|heures?)$/iu, 1 / 24],
-  [/^(?:minutes?|mins?)$/iu, 1 / 1440],
-];
-const UNITS = 'days?|jours?|journ[ée]es?|weeks?|semaines?|months?|mois|years?|ans?|ann[ée]es?|hours?|hrs?|heures?|minutes?|mins?';
-const DURATION = new RegExp(
-  `${B0}(${NUM})(?:\\s*(?:-|–|to|à|or|ou)\\s*(${NUM}))?\\s+(?:(?:business|working|calendar|full)\\s+)?(${UNITS})${B1}(?:\\s+(?:ouvr[ée]s|ouvrables|calendaires))?`,
-  'giu',
-);
-const IMMEDIATE = new RegExp(`${B0}(?:immediately|right away|same day|without delay|imm[ée]diatement|sans d[ée]lai|le jour m[êe]me)${B1}`, 'giu');
-
-const CURRENCY_WORD = 'euros?|dollars?|pounds?|francs?|eur|usd|gbp|chf';
-const AMOUNT_BEFORE = new RegExp(`(?:(€|\\$|£)|${B0}(EUR|USD|GBP|CHF))\\s?(${NUMERIC})`, 'gu');
-const AMOUNT_AFTER = new RegExp(`${B0}(${NUMERIC})\\s?(€|\\$|£|(?:${CURRENCY_WORD})${B1})`, 'giu');
-const FREE = new RegExp(`${B0}(?:free of charge|at no cost|no charge|gratuit(?:e|s|es)?|sans frais)${B1}`, 'giu');
-const PERCENTAGE = new RegExp(`${B0}(${NUMERIC})\\s?(?:%|percent${B1}|per cent${B1}|pour ?cent${B1})`, 'giu');
-
-const MONTHS: [string, number][] = [
-  ['january|janvier|jan', 1], ['february|f[ée]vrier|feb', 2], ['march|mars', 3], ['april|avril|apr', 4],
-  ['may|mai', 5], ['june|juin|jun', 6], ['july|juillet|jul', 7], ['august|ao[ûu]t|aug', 8],
-  ['september|septembre|sept|sep', 9], ['october|octobre|oct', 10], ['november|novembre|nov', 11], ['december|d[ée]cembre|dec', 12],
-];
-const MONTH = MONTHS.map(([p]) => p).join('|');
-const MONTH_NOT_MAY = MONTHS.map(([p]) => p.replace(/^may\|/, '')).join('|');
-const ORDINAL_WORDS =
-  'first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|last|premier|premi[èe]re|deuxi[èe]me|troisi[èe]me|quatri[èe]me|cinqui[èe]me|dernier|derni[èe]re';
-const WEEKDAYS = 'mondays?|tuesdays?|wednesdays?|thursdays?|fridays?|saturdays?|sundays?|lundis?|mardis?|mercredis?|jeudis?|vendredis?|samedis?|dimanches?';
-const DATE_EXACT = [
-  new RegExp(`${B0}(\\d{4})-(\\d{2})-(\\d{2})${B1}`, 'gu'),
-  new RegExp(`${B0}(\\d{1,2})/(\\d{1,2})(?:/(\\d{2,4}))?${B1}`, 'gu'),
-  new RegExp(`${B0}(\\d{1,2})(?:st|nd|rd|th|er)?\\s+(?:of\\s+)?(${MONTH})${B1}(?:,?\\s+(\\d{4}))?`, 'giu'),
-  new RegExp(`${B0}(${MONTH})\\s+(\\d{1,2})(?:st|nd|rd|th)?${B1}(?:,?\\s+(\\d{4}))?`, 'giu'),
-];
-const DATE_SOFT = [
-  new RegExp(
-    `${B0}(?:${ORDINAL_WORDS}|\\d{1,2}(?:st|nd|rd|th|e|[èe]me))\\s+(?:(?:working|business|calendar)\\s+)?(?:day|jour|${WEEKDAYS})(?:\\s+ouvr[ée])?\\s+(?:of|du|de)\\s+(?:the\\s+|each\\s+|every\\s+|chaque\\s+)?(?:month|week|year|quarter|mois|semaine|ann[ée]e|trimestre)${B1}`,
-    'giu',
-  ),
-  new RegExp(`${B0}(?:each|every|chaque|tous les|toutes les)\\s+(?:day|week|month|year|quarter|jour|semaine|mois|an|ann[ée]e|trimestre|${WEEKDAYS})${B1}`, 'giu'),
-  new RegExp(`${B0}(?:daily|weekly|monthly|quarterly|yearly|annually|quotidien(?:ne)?|hebdomadaire|mensuel(?:le)?|mensuellement|trimestriel(?:le)?|annuel(?:le)?)${B1}`, 'giu'),
-  new RegExp(`${B0}(?:end|beginning|start|middle|fin|d[ée]but|milieu)\\s+(?:of\\s+the|of|du|de\\s+l'|de\\s+la|de)\\s*(?:month|year|quarter|week|mois|ann[ée]e|trimestre|semaine)${B1}`, 'giu'),
-  new RegExp(`${B0}(?:${WEEKDAYS})${B1}`, 'giu'),
-  new RegExp(`${B0}(?:in|en|since|depuis|until|jusqu'en|before|avant|after|apr[èe]s)\\s+(?:${MONTH_NOT_MAY})${B1}`, 'giu'),
-  new RegExp(`${B0}(?:19|20)\\d{2}${B1}`, 'gu'),
-];
-const TIME = [
-  new RegExp(`${B0}(\\d{1,2})\\s?[:h]\\s?(\\d{2})${B1}`, 'giu'),
-  new RegExp(`${B0}(\\d{1,2})\\s?(am|pm|a\\.m\\.|p\\.m\\.)`, 'giu'),
-  new RegExp(`${B0}(\\d{1,2})\\s?h${B1}`, 'giu'),
-  new RegExp(`${B0}(noon|midday|midnight|midi|minuit)${B1}`, 'giu'),
-];
-const BARE_NUMBER = new RegExp(`${B0}(${NUMERIC}|${NUMBER_WORD_PATTERN})${B1}`, 'giu');
-
-/**
- * A number as written ("1 000", "1,000.50", "1.200,00", "3,5", "three", "douze"), or NaN: read as the rest of
- * the service reads figures, by @svc/text's `readNumber` (the recognizers' number model, in the culture the
- * separators point to). Number words are looked up first: the patterns above only find the ones listed.
- */
-export function parseNumber(text: string): number {
-  return NUMBER_WORDS[foldText(text)] ?? readNumber(text);
-}
-
-function canonicalCurrency(symbol: string): string {
-  const s = foldText(symbol);
-  if (s === '€' || s.startsWith('eur')) return 'EUR';
-  if (s === '$' || s.startsWith('dollar') || s === 'usd') return 'USD';
-  if (s === '£' || s.startsWith('pound') || s === 'gbp') return 'GBP';
-  if (s === 'chf' || s.startsWith('franc')) return 'CHF';
-  return s.toUpperCase();
-}
-
-function amountValue(number: string, currency: string): Omit<TypedValue, 'text'> | undefined {
-  const amount = parseNumber(number);
-  if (!Number.isFinite(amount)) return undefined;
-  return { kind: 'amount', key: `amount:${round(amount)}:${canonicalCurrency(currency)}`, comparable: true };
-}
-
-function round(n: number): string {
-  return String(Math.round(n * 1000) / 1000);
+function alsoKinds(value: TypedValue): AnswerValueKind[] {
+  if (PLAIN_PERIOD.test(value.key) && COUNTED_PERIOD.test(value.text)) return ['duration'];
+  if (value.key.startsWith('datetime:')) return ['time'];
+  return [];
 }
 
 /**
- * The durations, amounts, percentages, dates, times and other numbers a sentence states, in order of
- * appearance. Each character belongs to one value at most: "150 EUR per night" is an amount, not a
- * number; "30 days" a duration.
+ * The values a sentence states, in order, read by @svc/text's `extractValues` in the language of its text:
+ * "150 EUR per night" an amount, "30 days" a duration, "the fifth working day of each month" a date. "One" written
+ * as a word is a pronoun or an article more often than an answer ("one of them"): not a number here.
  */
-export function findValues(sentence: string): TypedValue[] {
-  const taken: [number, number][] = [];
-  const found: { at: number; value: TypedValue }[] = [];
-  const free = (start: number, end: number) => taken.every(([s, e]) => end <= s || start >= e);
-  const scan = (pattern: RegExp, make: (m: RegExpExecArray) => Omit<TypedValue, 'text'> | undefined) => {
-    pattern.lastIndex = 0;
-    for (let m = pattern.exec(sentence); m; m = pattern.exec(sentence)) {
-      const start = m.index;
-      const end = start + m[0].length;
-      if (!free(start, end)) continue;
-      const value = make(m);
-      if (!value) continue;
-      taken.push([start, end]);
-      found.push({ at: start, value: { ...value, text: m[0].trim() } });
-    }
-  };
-
-  scan(AMOUNT_BEFORE, (m) => amountValue(m[3], m[1] ?? m[2]));
-  scan(AMOUNT_AFTER, (m) => amountValue(m[1], m[2]));
-  scan(FREE, () => ({ kind: 'amount', key: 'amount:0', comparable: true }));
-  scan(PERCENTAGE, (m) => ({ kind: 'percentage', key: `percentage:${round(parseNumber(m[1]))}`, comparable: true }));
-  for (const pattern of DATE_EXACT) {
-    scan(pattern, (m) => {
-      const [day, month] = dayAndMonth(m);
-      if (!(day >= 1 && day <= 31 && month >= 1 && month <= 12)) return undefined;
-      return { kind: 'date', key: `date:${day}-${month}`, comparable: true };
-    });
-  }
-  for (const pattern of DATE_SOFT) {
-    scan(pattern, (m) => ({ kind: 'date', key: `date~${foldText(m[0]).replace(/\s+/g, ' ')}`, comparable: false }));
-  }
-  for (const pattern of TIME) {
-    scan(pattern, (m) => {
-      const key = timeKey(m);
-      return key ? { kind: 'time', key, comparable: true } : undefined;
-    });
-  }
-  scan(DURATION, (m) => {
-    const unit = UNIT_DAYS.find(([p]) => p.test(m[3]))?.[1];
-    const low = parseNumber(m[1]);
-    const high = m[2] ? parseNumber(m[2]) : undefined;
-    if (unit === undefined || !Number.isFinite(low)) return undefined;
-    return { kind: 'duration', key: `duration:${round(low * unit)}${high !== undefined ? `-${round(high * unit)}` : ''}`, comparable: true };
-  });
-  scan(IMMEDIATE, () => ({ kind: 'duration', key: 'duration:0', comparable: true }));
-  scan(BARE_NUMBER, (m) => {
-    if (WORDS_FOR_ONE.has(foldText(m[1]))) return undefined;
-    const n = parseNumber(m[1]);
-    return Number.isFinite(n) ? { kind: 'number', key: `number:${round(n)}`, comparable: true } : undefined;
-  });
-  return found.sort((a, b) => a.at - b.at).map((f) => f.value);
-}
-
-function dayAndMonth(m: RegExpExecArray): [number, number] {
-  if (/^\d{4}$/.test(m[1])) return [Number(m[3]), Number(m[2])];
-  if (/^\d/.test(m[1]) && /^\d/.test(m[2] ?? '')) return [Number(m[1]), Number(m[2])];
-  const monthIndex = (name: string) => MONTHS.find(([p]) => new RegExp(`^(?:${p})$`, 'iu').test(name))?.[1] ?? 0;
-  if (/^\d/.test(m[1])) return [Number(m[1]), monthIndex(m[2])];
-  return [Number(m[2]), monthIndex(m[1])];
-}
-
-function timeKey(m: RegExpExecArray): string | undefined {
-  const word = foldText(m[1]);
-  if (word === 'noon' || word === 'midday' || word === 'midi') return 'time:12:00';
-  if (word === 'midnight' || word === 'minuit') return 'time:0:00';
-  let hours = Number(m[1]);
-  const second = m[2] ? foldText(m[2]).replace(/\./g, '') : undefined;
-  let minutes = 0;
-  if (second === 'pm' && hours < 12) hours += 12;
-  else if (second === 'am' && hours === 12) hours = 0;
-  else if (second !== undefined && /^\d+$/.test(second)) minutes = Number(second);
-  if (hours > 24 || minutes > 59) return undefined;
-  return `time:${hours}:${String(minutes).padStart(2, '0')}`;
+export function answerValues(sentence: string, language: Language): AnswerValue[] {
+  return extractValues(sentence, language)
+    .filter((v) => !(v.kind === 'number' && WORDS_FOR_ONE.has(foldText(v.text))))
+    .map((v) => ({ kind: ANSWER_KIND[v.kind], also: alsoKinds(v), text: v.text, key: v.key, comparable: v.comparable || DAY_OF_A_MONTH.test(v.key) }));
 }
 
 const YES_NO_START = /^\s*["'“«]?(?:yes|no|oui|non)(?![\p{L}])/iu;

@@ -157,6 +157,23 @@ describe('RuleBasedAnswerComposer', () => {
     expect(none.reason).toMatch(/^Aucun extrait ne/);
   });
 
+  it('reads free amounts, duration ranges and days of the month through @svc/text, in English and French', () => {
+    const delivery = ask('How much does delivery cost?', [excerpt('d', 'Shipping', 'Shipping\n\nDelivery is free of charge for orders above 50 EUR.')]);
+    expect(delivery.answer).toBe('Delivery is free of charge for orders above 50 EUR.');
+    expect(delivery.reason).toContain('gives an amount (free of charge)');
+    const range = ask('How long does a refund take?', [excerpt('r', 'Refunds', 'Refunds are processed within 3 to 5 business days.')]);
+    expect(range.reason).toContain('gives a duration (3 to 5 business days)');
+    const disputed = ask('How long does a refund take?', [
+      excerpt('a', 'Refunds', 'Refunds are processed within 3 to 5 business days.', 0.03),
+      excerpt('b', 'FAQ', 'Refunds are processed within 10 business days.', 0.03),
+    ]);
+    expect(disputed.reason).toBe('The excerpts disagree: "Refunds" gives 3 to 5 business days and "FAQ" gives 10 business days; both are quoted.');
+    const salary = ask('Quand le salaire est-il versé ?', [excerpt('s', 'Paie', 'Le salaire est versé le dernier jour ouvré du mois.')]);
+    expect(salary.reason).toBe('Cité de « Paie », qui mentionne salaire et versé et donne une date (dernier jour ouvré du mois).');
+    const immediate = ask('Combien de temps faut-il pour signaler un incident ?', [excerpt('i', 'Sécurité', 'Tout incident doit être signalé immédiatement.')]);
+    expect(immediate.reason).toContain('donne une durée (immédiatement)');
+  });
+
   it('writes the reason in the requested language', () => {
     expect(ask('How long does a refund take?', [REFUND], 'fr-FR').reason).toBe('Cité de « Refund policy », qui mentionne refund et donne une durée (30 days).');
     expect(ask('Combien de temps faut-il pour être remboursé ?', [], 'en').reason).toBe('No excerpts were given, so there is nothing to answer from.');

@@ -1,5 +1,5 @@
 import { AnswerComposer, AnswerExcerpt, AnswerRequest, GroundedAnswer, noAnswer, requestedLanguage, validateAnswerRequest } from './answer-composer';
-import { AnswerType, findNamedValue, findValues, isNegative, questionIntent, TypedValue, ValueKind, yesNoEvidence } from './answer-types';
+import { AnswerType, AnswerValue, AnswerValueKind, answerValues, findNamedValue, isNegative, isOfKind, questionIntent, yesNoEvidence } from './answer-types';
 import type { Language as TextLanguage } from '@svc/text';
 import { contentStems, foldText, guessLanguage, isWeakStem, Sentence, splitSentences, stem, STOPWORDS, WEAK_TERM_WEIGHT, writtenWords } from './text-analysis';
 
@@ -44,9 +44,9 @@ const IN_DOCUMENT_NAME = 0.4;
 const PREFIX_LENGTH = 5;
 
 const TYPED: ReadonlySet<AnswerType> = new Set(['duration', 'quantity', 'amount', 'percentage', 'date', 'time']);
-const KINDS_FOR: Partial<Record<AnswerType, ValueKind[]>> = {
+const KINDS_FOR: Partial<Record<AnswerType, AnswerValueKind[]>> = {
   duration: ['duration'],
-  quantity: ['number', 'duration', 'amount', 'percentage'],
+  quantity: ['number', 'quantity', 'duration', 'amount', 'percentage'],
   amount: ['amount'],
   percentage: ['percentage'],
   date: ['date'],
@@ -75,7 +75,12 @@ interface Candidate {
   credits: number[];
   coverage: number;
   evidence: number;
-  values: TypedValue[];
+  /** Read (by weighValues) only for questions that ask for a value, and only in the sentences that can matter. */
+  values: AnswerValue[];
+  /** The score with full evidence: what a sentence can score at best before its values are read. */
+  bound: number;
+  /** The language the excerpt is written in, which its values are read in. */
+  language: Language;
   named?: string;
   negative: boolean;
   relevance: number;
@@ -96,8 +101,9 @@ type Language = TextLanguage;
  * of the question's subject terms it holds, with part credit for terms in the sentence it refers
  * back to ("It is..."), its section heading (more for a FAQ question) or its document's name;
  * question-framing words like "take" or "deadline" only break ties. Then an evidence: whether it
- * states the kind of value asked for; and its excerpt's relevance (retrieval score relative to the
- * best excerpt of the request, since scores from different retrievers have different scales). The
+ * states the kind of value asked for (values read by @svc/text's extractValues, in the excerpt's
+ * language); and its excerpt's relevance (retrieval score relative to the best excerpt of the
+ * request, since scores from different retrievers have different scales). The
  * best sentence above the floors is quoted, with its neighbour when that one continues it, and with
  * the best sentence of another excerpt that states a different value (a contradiction is shown, not
  * hidden). Confidence is a logistic combination of coverage, evidence, relevance, agreement between
@@ -137,10 +143,11 @@ export function answerExtractively(request: AnswerRequest): GroundedAnswer {
     const relevance = bestScore > 0 ? Math.min(1, Math.max(0, finite(excerpt.score)) / bestScore) : 1;
     return candidatesOf(excerpt, rank, relevance, terms, intent.type, request.question, textLanguage);
   });
-  candidates.sort((a, b) => b.score - a.score || a.rank - b.rank || a.index - b.index);
-
   const typed = TYPED.has(intent.type);
   const passes = (c: Candidate) => c.coverage >= MIN_COVERAGE && (!typed || c.evidence >= MIN_EVIDENCE);
+  if (typed) weighValues(candidates, intent.type, passes);
+  candidates.sort((a, b) => b.score - a.score || a.rank - b.rank || a.index - b.index);
+
   const best = candidates.find(passes);
   const missing = missingTerms(terms, excerpts, textLanguage);
   if (!best) return noAnswer(nearMiss(say, candidates[0], terms, intent.type, missing));
@@ -229,6 +236,8 @@ function candidatesOf(
   language: Language,
 ): Candidate[] {
   const sentences = splitSentences(excerpt.text);
+  const typed = TYPED.has(type);
+  const excerptLanguage = typed ? guessLanguage(excerpt.text) : language;
   const documentName = new Set(contentStems(excerpt.documentName, language));
   let heading: Heading = { stems: new Set(), question: false };
   let previous: { stems: Set<string>; block: number } | undefined;
@@ -243,17 +252,13 @@ function candidatesOf(
     const antecedent = previous && previous.block === sentence.block && LEANS_BACK.test(sentence.text) ? previous.stems : new Set<string>();
     const credits = terms.map((t) => credit(t.stem, stems, antecedent, heading, documentName));
     const { coverage, framing } = coverageOf(credits, terms);
-    const values = findValues(sentence.text);
     const named = type === 'named' ? findNamedValue(sentence.text, question) : undefined;
-    const evidence = evidenceFor(type, values, sentence.text, named);
+    // A value question's evidence is read later, from the sentence's values, where it can count (weighValues): 0 until then.
+    const evidence = typed ? 0 : evidenceFor(type, [], sentence.text, named);
     const words = sentence.text.split(/\s+/).length;
     const shape = sentence.kind === 'heading' ? 0.6 : words < 3 ? 0.7 : words > 60 ? 0.85 : 1;
-    const score =
-      coverage *
-      (0.5 + 0.5 * (TYPED.has(type) || type === 'yesno' || type === 'named' ? evidence : 1)) *
-      (0.75 + 0.25 * relevance) *
-      shape *
-      (1 + WEAK_TERMS_BONUS * framing);
+    const bound = coverage * (0.75 + 0.25 * relevance) * shape * (1 + WEAK_TERMS_BONUS * framing);
+    const score = bound * scoreOfEvidence(type, evidence);
     out.push({
       excerpt,
       rank,
@@ -264,7 +269,9 @@ function candidatesOf(
       credits,
       coverage,
       evidence,
-      values,
+      values: [],
+      bound,
+      language: excerptLanguage,
       named,
       negative: isNegative(sentence.text),
       relevance,
@@ -274,6 +281,36 @@ function candidatesOf(
     previous = sentence.kind === 'statement' ? { stems, block: sentence.block } : undefined;
   });
   return out;
+}
+
+/** How much the evidence weighs in a sentence's score: half the score for questions that ask for a value, a name or a yes/no. */
+function scoreOfEvidence(type: AnswerType, evidence: number): number {
+  return 0.5 + 0.5 * (TYPED.has(type) || type === 'yesno' || type === 'named' ? evidence : 1);
+}
+
+/**
+ * Reads the values of the sentences of a value question (through @svc/text, a few milliseconds a sentence), and
+ * from them their evidence and score, best bound first, until no sentence left can change the answer. A sentence
+ * left unread scores below the bound it was skipped at, so the answer is the one reading every sentence would give:
+ * - once a sentence passes the floors, the best one scores at least as much as it, and a sentence quoted beside
+ *   it must score half the best one's score: a sentence whose bound is below half of it cannot be either;
+ * - until then, a sentence below the coverage floor can only be the closest passage named by the refusal, so
+ *   it is read only when its bound reaches the best score read so far.
+ */
+function weighValues(candidates: Candidate[], type: AnswerType, passes: (c: Candidate) => boolean): void {
+  const byBound = [...candidates].sort((a, b) => b.bound - a.bound || a.rank - b.rank || a.index - b.index);
+  let bestPassing: number | undefined;
+  let top = 0;
+  for (const c of byBound) {
+    if (c.bound === 0) break;
+    if (bestPassing !== undefined && c.bound < 0.5 * bestPassing) break;
+    if (bestPassing === undefined && c.coverage < MIN_COVERAGE && c.bound < top) continue;
+    c.values = answerValues(c.sentence.text, c.language);
+    c.evidence = evidenceFor(type, c.values, c.sentence.text, c.named);
+    c.score = c.bound * scoreOfEvidence(type, c.evidence);
+    top = Math.max(top, c.score);
+    if (passes(c)) bestPassing = Math.max(bestPassing ?? 0, c.score);
+  }
 }
 
 /**
@@ -299,13 +336,13 @@ function coverageOf(credits: number[], terms: QuestionTerm[]): { coverage: numbe
   return { coverage: strongTotal > 0 ? strong / strongTotal : framing, framing };
 }
 
-function evidenceFor(type: AnswerType, values: TypedValue[], text: string, named: string | undefined): number {
-  const has = (kind: ValueKind) => values.some((v) => v.kind === kind);
+function evidenceFor(type: AnswerType, values: AnswerValue[], text: string, named: string | undefined): number {
+  const has = (kind: AnswerValueKind) => values.some((v) => isOfKind(v, kind));
   switch (type) {
     case 'duration':
       return has('duration') ? 1 : has('number') ? 0.5 : has('date') ? 0.4 : 0;
     case 'quantity':
-      return has('number') || has('duration') || has('amount') || has('percentage') ? 1 : 0;
+      return has('number') || has('quantity') || has('duration') || has('amount') || has('percentage') ? 1 : 0;
     case 'amount':
       return has('amount') ? 1 : has('number') ? 0.6 : 0;
     case 'percentage':
@@ -372,7 +409,7 @@ function withNeighbour(best: Candidate, terms: QuestionTerm[], type: AnswerType,
     const sentence = best.sentences[best.index + offset];
     if (!sentence || sentence.kind !== 'statement' || sentence.block !== best.sentence.block) return undefined;
     const stems = new Set(contentStems(sentence.text, language));
-    const values = findValues(sentence.text);
+    const values = TYPED.has(type) ? answerValues(sentence.text, best.language) : [];
     return {
       ...best,
       index: best.index + offset,
@@ -398,9 +435,9 @@ function withNeighbour(best: Candidate, terms: QuestionTerm[], type: AnswerType,
 }
 
 /** Kinds of value worth naming in the reason, per question type, preferred first. */
-const SHOWN_KINDS: Partial<Record<AnswerType, ValueKind[]>> = {
+const SHOWN_KINDS: Partial<Record<AnswerType, AnswerValueKind[]>> = {
   duration: ['duration', 'number', 'date'],
-  quantity: ['number', 'duration', 'amount', 'percentage'],
+  quantity: ['number', 'quantity', 'duration', 'amount', 'percentage'],
   amount: ['amount', 'number'],
   percentage: ['percentage', 'number'],
   date: ['date', 'time', 'duration'],
@@ -408,11 +445,11 @@ const SHOWN_KINDS: Partial<Record<AnswerType, ValueKind[]>> = {
 };
 
 /** The value the reason names: the first one of the preferred kind, else of another kind that fits. */
-function valueShown(c: Candidate, type: AnswerType): TypedValue | undefined {
+function valueShown(c: Candidate, type: AnswerType): AnswerValue | undefined {
   const kinds = SHOWN_KINDS[type] ?? [];
   for (const kind of kinds) {
-    const value = c.values.find((v) => v.kind === kind);
-    if (value) return value;
+    const value = c.values.find((v) => isOfKind(v, kind));
+    if (value) return { ...value, kind };
   }
   return undefined;
 }
@@ -425,7 +462,7 @@ function givenBy(c: Candidate, type: AnswerType): Given {
   return value ? { kind: value.kind, text: value.text } : { kind: 'nothing' };
 }
 
-type Given = { kind: ValueKind | 'named'; text: string } | { kind: 'rule' | 'nothing' };
+type Given = { kind: AnswerValueKind | 'named'; text: string } | { kind: 'rule' | 'nothing' };
 
 function matchedSurfaces(c: Candidate, terms: QuestionTerm[]): string[] {
   const strong = terms.filter((t, i) => c.credits[i] > 0 && t.weight === 1).map((t) => t.surface);
@@ -496,6 +533,8 @@ const PHRASES: Record<Language, Phrases> = {
           return `gives a duration (${given.text})`;
         case 'number':
           return `gives a number (${given.text})`;
+        case 'quantity':
+          return `gives a quantity (${given.text})`;
         case 'amount':
           return `gives an amount (${given.text})`;
         case 'percentage':
@@ -537,6 +576,8 @@ const PHRASES: Record<Language, Phrases> = {
           return `donne une durée (${given.text})`;
         case 'number':
           return `donne un nombre (${given.text})`;
+        case 'quantity':
+          return `donne une quantité (${given.text})`;
         case 'amount':
           return `donne un montant (${given.text})`;
         case 'percentage':

@@ -56,7 +56,7 @@ export interface Claim {
  * differently: claims stored under another version are read again at the next full scan, so a
  * repository is judged with the current reading (the full audit stores it with each document's claims).
  */
-export const CLAIMS_VERSION = 2;
+export const CLAIMS_VERSION = 3;
 
 /** Kinds whose values two documents can disagree on; year-less dates and bare numbers without a counted noun are left out. */
 const CHECKABLE: ReadonlySet<string> = new Set(['amount', 'percentage', 'duration', 'quantity', 'time-range', 'time', 'recurrence', 'date', 'date-range', 'number']);
