@@ -38,7 +38,10 @@ describe.each<ServiceMode>(['embedded', 'distributed'])('search answers through 
       LLM_MAX_RETRIES: '2',
       // Info: the adapter's per-call accounting line is asserted below.
       LOG_LEVEL: 'info',
+      TEXT_PRELOAD_LANGUAGES: 'en',
     });
+    // The value models were built before the apps took requests (the retrieval and workers processes, or the standalone).
+    expect(service.output()).toMatch(/"milliseconds":\{"en":\d+\}.*"msg":"value models loaded"/u);
     instanceId = (await post(`${service.urls.audit}/audit/instance/create`, { name: 'Handbook' }, adminKey)).body.response.instance_id;
     instanceKey = (await post(`${service.urls.audit}/audit/instance/get-svc-instances`, { instance_id: instanceId }, adminKey)).body.response[0].api_key;
     await api('/api/documents/upsert', {

@@ -6,6 +6,7 @@ import { createRootLogger, drain, startHttpApp } from '@svc/http';
 import { BootstrapInstallation, BootstrapResult } from '@svc/identity-core';
 import { IngestDocument, INGESTION_LIMITS } from '@svc/repository-core';
 import { CreateMandatoryQuestion } from '@svc/mandatory-questions-core';
+import { preloadValueModels } from '@svc/text';
 import { CreateAuditInstance } from '@svc/workspace-core';
 import type { Logger } from 'pino';
 import { DEMO_DOCUMENTS, DEMO_MANDATORY_QUESTIONS } from './demo-documents';
@@ -99,9 +100,17 @@ function closeOnSignal(close: () => Promise<void>, config: AppConfig, logger: Lo
 }
 
 /** One app per process (the distributed mode). */
+/** Builds the value models before the process takes requests (TEXT_PRELOAD_LANGUAGES): no request waits for them. */
+function preloadText(config: AppConfig, logger: Logger): void {
+  if (config.TEXT_PRELOAD_LANGUAGES.length === 0) return;
+  logger.info({ milliseconds: preloadValueModels(config.TEXT_PRELOAD_LANGUAGES) }, 'value models loaded');
+}
+
 export async function runApp(name: AppName): Promise<void> {
   const config = configOrExit();
   const logger = createRootLogger({ level: config.LOG_LEVEL, name });
+  // The apps that read values: search answers (retrieval), the analyses (workers).
+  if (name === 'retrieval' || name === 'workers') preloadText(config, logger);
   // platform-auth bootstraps before it listens: once it is ready, the admin key and password work.
   const app = await startApp(name, { config }, logger, name === 'platform-auth' ? async (a) => void (await bootstrap(a, config, logger)) : undefined);
   closeOnSignal(async () => {
@@ -115,6 +124,7 @@ export async function runStandalone(): Promise<void> {
   const config = configOrExit();
   const logger = createRootLogger({ level: config.LOG_LEVEL, name: 'standalone' });
   logger.info({ databaseMode: config.databaseMode, jobsMode: config.jobsMode, dataDir: config.dataDir }, 'starting');
+  preloadText(config, logger);
   const database = await Database.open(config, PERSISTENCE);
   const shared: SharedInfrastructure = { config, database };
   const apps: INestApplication[] = [];

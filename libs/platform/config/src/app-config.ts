@@ -106,6 +106,16 @@ export const configSchema = z.object({
     .regex(/^(off|auto|-?[01](\.\d+)?-[01](\.\d+)?)$/u, 'must be auto, off or <min>-<max>, cosines such as 0.6-0.98')
     .refine((v) => !/\d-/u.test(v) || Number(v.slice(0, v.lastIndexOf('-'))) < Number(v.slice(v.lastIndexOf('-') + 1)), 'min must be below max')
     .default('auto'),
+  /**
+   * Languages whose value models (numbers, amounts, dates...) the retrieval and workers processes load before
+   * they take requests, comma-separated (`en`, `fr`): a model is built on its language's first read, blocking
+   * its process for about 0.6 s (English) or 13 s (French). Empty: built on first use.
+   */
+  TEXT_PRELOAD_LANGUAGES: z
+    .string()
+    .regex(/^((en|fr)(,(en|fr))*)?$/u, 'must be a comma-separated list of en and fr, or empty')
+    .default('')
+    .transform((v) => [...new Set(v.split(',').filter(Boolean))] as ('en' | 'fr')[]),
   /** Documents per full-scan job (worker replicas share a scan job by job). */
   FULL_AUDIT_CHUNK_DOCUMENTS: z.coerce.number().int().min(1).max(1000).default(25),
   /** Word-shingle Jaccard similarity at or above which two documents are near-duplicates (exact copies are always clustered). */

@@ -1,4 +1,4 @@
-import { extractValues, valueKeys } from './values';
+import { extractValues, preloadValueModels, valueKeys } from './values';
 
 /** A seeded generator (mulberry32): property tests that fail the same way every run. */
 function random(seed: number): () => number {
@@ -212,5 +212,17 @@ describe('typed values and their canonical keys', () => {
       expect(valueKeys(fr, 'fr')).toEqual([`percentage:${n}`]);
       expect(valueKeys(`${n} %`, 'fr')).toEqual([`percentage:${n}`]);
     }
+  });
+});
+
+describe('preloadValueModels', () => {
+  it('wakes every model of a language, so its sentence reads as a whole', () => {
+    const took = preloadValueModels(['en']);
+    expect(Object.keys(took)).toEqual(['en']);
+    expect(took.en).toBeGreaterThanOrEqual(0);
+    expect(valueKeys('On 1 March 2026 at 9:00, the 3 kg parcel costs 10 euros, 5% less, delivered within 14 days.', 'en')).toEqual(
+      expect.arrayContaining(['datetime:2026-03-01T09:00', 'quantity:kilogram:3', 'amount:EUR:10', 'percentage:5', 'duration:P14D']),
+    );
+    expect(preloadValueModels([])).toEqual({});
   });
 });

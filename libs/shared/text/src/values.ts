@@ -103,6 +103,28 @@ function readValues(text: string, language: Language): TypedValue[] {
 }
 
 /** The canonical keys of the values of a text (what a comparison of two statements looks at). */
+/** One sentence per language that wakes every model extractValues runs (each prefilter passes). */
+const WAKE_UP: Record<Language, string> = {
+  en: 'On 1 March 2026 at 9:00, the 3 kg parcel costs 10 euros, 5% less, delivered within 14 days.',
+  fr: 'Le 1 mars 2026 à 9 h, le colis de 3 kg coûte 10 euros, 5 % de moins, livré sous 14 jours.',
+};
+
+/**
+ * Loads the value models of these languages now. The first read in a language builds its models, all
+ * at once and blocking the thread: about 0.6 s for English and 13 s for French on a 2-core machine. A
+ * process that serves reads (search answers, analyses) calls this before it takes requests, so no
+ * request waits for it (TEXT_PRELOAD_LANGUAGES). Returns the milliseconds each language took.
+ */
+export function preloadValueModels(languages: readonly Language[]): Record<string, number> {
+  const took: Record<string, number> = {};
+  for (const language of languages) {
+    const start = Date.now();
+    readValues(WAKE_UP[language], language);
+    took[language] = Date.now() - start;
+  }
+  return took;
+}
+
 export function valueKeys(text: string, language: Language): string[] {
   return extractValues(text, language).map((v) => v.key);
 }
