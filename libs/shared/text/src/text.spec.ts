@@ -39,6 +39,9 @@ describe('language detection', () => {
     ['How long does a refund take?', 'en'],
     ['Combien de temps prend un remboursement ?', 'fr'],
     ["Quel est le délai ?", 'fr'],
+    // English full of words French shares: its function words decide, not its letter n-grams.
+    ['# Price list 2025\n\nRouter prices for resellers.\n\n## Validity\n\nThe 2025 price list is valid until 31 March 2026. Prices exclude VAT.\n\n## Routers\n\nThe Falcon router costs 129 EUR.', 'en'],
+    ['# Tarifs\n\nLes prix des routeurs pour les revendeurs sont valables pour la durée du contrat.', 'fr'],
   ] as const)('%s → %s', (text, language) => {
     expect(detectLanguage(text)).toBe(language);
   });

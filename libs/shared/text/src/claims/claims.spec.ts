@@ -47,6 +47,19 @@ describe('full-audit claims and the rule-based judge', () => {
     expect(findContradictions([...under('Standard refunds', 'kd_a', 30), ...under('Express refunds', 'kd_b', 14), ...others])).toEqual([]);
   });
 
+  it('reads a year before a noun as an edition that limits the claim ("the 2025 price list"), and a year after a month or a preposition as a date', () => {
+    const [faq] = claimsOf('kd_faq', 'The 2025 price list remains valid until 30 June 2026, after which the 2026 list applies.');
+    expect(faq.scope).toEqual(['2025', '2026']);
+    const [list] = claimsOf('kd_list', 'The 2025 price list is valid until 31 March 2026.');
+    expect(list.scope).toEqual(['2025']);
+    // The same edition: its two validity dates contradict, the shared year counting as a shared word.
+    expect(findContradictions([faq, list]).map((f) => f.claims.map((c) => c.value.key).sort())).toEqual([['date-range:before:2026-03-31', 'date-range:before:2026-06-30']]);
+    // Two editions may well have different dates.
+    const [next] = claimsOf('kd_next', 'The 2026 price list is valid until 31 March 2027.');
+    expect(findContradictions([list, next])).toEqual([]);
+    expect(claimsOf('kd_d', 'Since 2020 employees get 25 days of leave, and in March 2024 staff got 2 more days.').flatMap((c) => c.scope)).toEqual([]);
+  });
+
   it('keeps apart claims about different named things (two products, two cities)', () => {
     const texts = ['The Trailhead tent weighs 2.1 kg when packed.', 'The Basecamp tent weighs 7.8 kg when packed.', 'We sell the Trailhead and the Basecamp tents.'];
     const names = properNames(texts);

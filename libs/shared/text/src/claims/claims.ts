@@ -118,7 +118,7 @@ export function extractClaims(passage: Passage, options: { language?: Language; 
     const base = { passageId: passage.id, documentId: passage.documentId, text: seg.text, start: seg.start, end: seg.end };
     if (reading) {
       const subject = [...new Set([...own, ...heading])];
-      const scope = [...new Set([...namesOf(limiting(bare), names), ...entity])].sort();
+      const scope = [...new Set([...namesOf(limiting(bare), names), ...yearLabels(bare), ...entity])].sort();
       out.push({ ...base, subject, attribute: 'modality', value: { key: `modality:${reading.modality}`, text: reading.text }, scope, modality: reading.modality, qualifiers });
       continue;
     }
@@ -132,7 +132,7 @@ export function extractClaims(passage: Passage, options: { language?: Language; 
       const rowKey = seg.row ? seg.text.replace(/^\|/u, '').split('|')[0] : '';
       // A value whose own stretch names nothing shares the names of the value before it ("the Lyon warehouse is open Monday to Friday, 8:00 to 17:00").
       const clause = values.length > 1 ? `${rowKey} ${seg.text.slice(i === 0 ? 0 : values[i - 1].end, v.end)}` : bare;
-      const written = namesOf(limiting(clause), names);
+      const written = [...namesOf(limiting(clause), names), ...yearLabels(clause)];
       if (written.length > 0 || i === 0) inherited = written;
       const scope = [...new Set([...inherited, ...entity])].sort();
       out.push({ ...base, subject, attribute: v.attribute, value: { key: v.key, text: v.text }, scope, qualifiers });
@@ -188,6 +188,20 @@ function checkableValues(text: string, language: Language): CheckableValue[] {
 
 /** A sentence about a document's own version or revision, in English or French. */
 const DOCUMENT_HISTORY = /\b(?:version|v|rev(?:ision)?\.?|révision)\s*\d+(?:\.\d+)+|\blast\s+(?:updated|reviewed|revised)\b|\b(?:mis|mise)\s+à\s+jour\b|\bdernière\s+(?:mise\s+à\s+jour|révision)\b/iu;
+
+/** A word after a year that makes the year a date's, not an edition's: "in 2025 the", "31 March 2026". */
+const DATE_BEFORE_YEAR = /(?:\b(?:in|since|until|till|from|by|before|after|during|of|to|en|depuis|jusqu'en|jusqu’en|avant|après|de|dès|au|du|le|la|janvier|février|fevrier|mars|avril|mai|juin|juillet|août|aout|septembre|octobre|novembre|décembre|decembre|january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)|\d)\s*$/iu;
+
+/**
+ * Years that name an edition ("the 2025 price list", "la grille 2026 des tarifs"): written before a
+ * word, not after a preposition, a month or a day. Like a proper name they limit the claim: the 2025
+ * price list and the 2026 one may well differ, and two statements on the 2025 one are about the same list.
+ */
+function yearLabels(text: string): string[] {
+  const out: string[] = [];
+  for (const m of text.matchAll(/\b(?:19|20)\d{2}\b(?=\s+\p{Ll})/gu)) if (!DATE_BEFORE_YEAR.test(text.slice(0, m.index))) out.push(m[0]);
+  return out;
+}
 
 /** The text without the names that do not limit it ("all Northwind products": every product). */
 function limiting(text: string): string {
