@@ -99,13 +99,13 @@ function closeOnSignal(close: () => Promise<void>, config: AppConfig, logger: Lo
   process.on('SIGINT', handler);
 }
 
-/** One app per process (the distributed mode). */
 /** Builds the value models before the process takes requests (TEXT_PRELOAD_LANGUAGES): no request waits for them. */
 function preloadText(config: AppConfig, logger: Logger): void {
   if (config.TEXT_PRELOAD_LANGUAGES.length === 0) return;
   logger.info({ milliseconds: preloadValueModels(config.TEXT_PRELOAD_LANGUAGES) }, 'value models loaded');
 }
 
+/** One app per process (the distributed mode). */
 export async function runApp(name: AppName): Promise<void> {
   const config = configOrExit();
   const logger = createRootLogger({ level: config.LOG_LEVEL, name });

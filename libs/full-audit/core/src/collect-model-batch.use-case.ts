@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { FullAuditCollectPayload, JOB_NAMES } from '@svc/contracts';
 import { Clock, JobQueue, loggableError, UnitOfWork } from '@svc/kernel';
 import { GetInstanceStep } from '@svc/workspace-core';
-import { atVersions, versionsOf } from './findings';
+import { atVersions, sameContent, versionsOf } from './findings';
 import { ClaimStore, FullAuditConflictRepository, ModelBatchStore, ModelRejections } from './full-audit.ports';
 import { ClaimJudge } from './judge/claim-judge';
 import type { ScanStep } from './scan-plan';
@@ -62,7 +62,7 @@ export class CollectModelBatch {
     const current = await this.claims.contentHashes(batch.instanceId, Object.keys(batch.contentHashes));
     const unchanged = batch.candidates.filter((c) => confirmed.has(c.fingerprint) && atVersions(c, batch.contentHashes, current));
     // A document changed while its candidates waited: judged again now (a full judgement meanwhile may have left them to this batch).
-    const changed = Object.keys(batch.contentHashes).filter((id) => current.has(id) && current.get(id) !== batch.contentHashes[id]);
+    const changed = Object.keys(batch.contentHashes).filter((id) => current.has(id) && !sameContent(current.get(id), batch.contentHashes[id]));
     const stored = new Map((await this.conflicts.withFingerprints(batch.instanceId, unchanged.map((c) => c.fingerprint))).map((c) => [c.fingerprint, c]));
     const steps: ScanStep[] = unchanged.flatMap((finding): ScanStep[] => {
       const conflict = stored.get(finding.fingerprint);

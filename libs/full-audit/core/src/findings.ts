@@ -68,7 +68,17 @@ export function versionsOf(finding: Pick<FullAuditFinding, 'documentIds'>, versi
   return Object.fromEntries(finding.documentIds.map((id) => [id, versions.get(id) ?? '']));
 }
 
-/** Whether each of a finding's documents is still at the content version recorded then (a verdict on it still holds). */
+/**
+ * Whether each of a finding's documents still has the content recorded then (a verdict on it still holds).
+ * Only the content counts, not the claim reader's version or blocking's embedding model (`claimsVersionOf`):
+ * a new reader or a setting does not make the model judge again a pair it judged on the same text.
+ */
 export function atVersions(finding: Pick<FullAuditFinding, 'documentIds'>, then: Readonly<Record<string, string>>, now: ReadonlyMap<string, string>): boolean {
-  return finding.documentIds.every((id) => now.get(id) === then[id]);
+  return finding.documentIds.every((id) => sameContent(now.get(id), then[id]));
+}
+
+/** Whether two stored claim versions (`claims-v<n>[+<model>]:<content hash>`) were read from the same content. */
+export function sameContent(a: string | undefined, b: string | undefined): boolean {
+  const content = (version: string | undefined) => version?.slice(version.lastIndexOf(':') + 1);
+  return content(a) === content(b);
 }

@@ -1,4 +1,5 @@
 import { CLAIMS_VERSION } from '@svc/text';
+import { atVersions, sameContent } from './findings';
 import { claimsVersionOf, NEURAL_VECTOR_BAND, vectorBandOf } from './scan-settings';
 
 describe('vector-neighbour blocking settings', () => {
@@ -14,5 +15,17 @@ describe('vector-neighbour blocking settings', () => {
     expect(claimsVersionOf('abc', null)).toBe(`claims-v${CLAIMS_VERSION}:abc`);
     expect(claimsVersionOf('abc', 'local-hash-512')).toBe(`claims-v${CLAIMS_VERSION}+local-hash-512:abc`);
     expect(claimsVersionOf('abc', 'bge-small')).not.toBe(claimsVersionOf('abc', 'local-hash-512'));
+  });
+
+  it("keeps a model's verdict while the documents' content is the same, whatever reader or embedding model read their claims", () => {
+    expect(sameContent(claimsVersionOf('abc', null), claimsVersionOf('abc', 'bge-small'))).toBe(true);
+    expect(sameContent('claims-v2:abc', claimsVersionOf('abc', null))).toBe(true);
+    expect(sameContent(claimsVersionOf('abc', null), claimsVersionOf('abd', null))).toBe(false);
+    const now = new Map([
+      ['kd_a', claimsVersionOf('h1', 'bge-small')],
+      ['kd_b', claimsVersionOf('h2', null)],
+    ]);
+    expect(atVersions({ documentIds: ['kd_a', 'kd_b'] }, { kd_a: 'claims-v2:h1', kd_b: 'claims-v2:h2' }, now)).toBe(true);
+    expect(atVersions({ documentIds: ['kd_a', 'kd_b'] }, { kd_a: 'claims-v2:h1', kd_b: 'claims-v2:h0' }, now)).toBe(false);
   });
 });

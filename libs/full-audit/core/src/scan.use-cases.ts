@@ -236,9 +236,9 @@ export class JudgeFullAudit {
   }
 
   private async judge(instanceId: string, organizationId: string, touching: Set<string> | null): Promise<{ found: number; summary: string }> {
-    const { documents: all, statistics } = await this.claimsToJudge(instanceId, touching);
+    const { documents: all, statistics, blockSizes } = await this.claimsToJudge(instanceId, touching);
     const vectorBand = this.settings.vectorBand ?? undefined;
-    const contradictions = findContradictions(all.flatMap((d) => d.claims), touching ? { touching, statistics, vectorBand } : { vectorBand });
+    const contradictions = findContradictions(all.flatMap((d) => d.claims), touching ? { touching, statistics, vectorBand, blockSizes } : { vectorBand });
     const names = await this.namesOf([...new Set(contradictions.flatMap((c) => c.claims.map((claim) => claim.documentId)))], instanceId);
     const findings = contradictions.map((c) => findingOf(c, names));
     const existing = await this.conflicts.inScope(instanceId, touching ? [...touching] : null);
@@ -303,7 +303,10 @@ export class JudgeFullAudit {
    * sharing a block with them (blocks the judge would skip as too common or too large left out), with
    * the repository's statistics, so the findings are those a full judgement would give for them.
    */
-  private async claimsToJudge(instanceId: string, touching: Set<string> | null): Promise<{ documents: DocumentClaims[]; statistics?: { documentFrequency: Map<string, number>; claims: number } }> {
+  private async claimsToJudge(
+    instanceId: string,
+    touching: Set<string> | null,
+  ): Promise<{ documents: DocumentClaims[]; statistics?: { documentFrequency: Map<string, number>; claims: number }; blockSizes?: Map<string, number> }> {
     if (!touching) return { documents: await this.claims.all(instanceId) };
     const changed = await this.claims.ofDocuments(instanceId, [...touching]);
     const blocks = new Map<string, ClaimBlock>();
@@ -319,7 +322,8 @@ export class JudgeFullAudit {
     const near = await this.claims.documentsInBlocks(instanceId, informative.filter((b) => (sizes.get(blockKey(b)) ?? 0) <= CLAIM_JUDGE.maxBlockSize));
     const documents = [...changed, ...(await this.claims.ofDocuments(instanceId, near.filter((id) => !touching.has(id))))];
     const statistics = await this.claims.statistics(instanceId, [...new Set(documents.flatMap((d) => d.claims.flatMap((c) => c.subject)))]);
-    return { documents, statistics };
+    // The repository-wide sizes of the changed documents' blocks: one too large to compare in a full judgement is skipped here too.
+    return { documents, statistics, blockSizes: sizes };
   }
 
   private async namesOf(documentIds: string[], instanceId: string): Promise<DocumentNames> {

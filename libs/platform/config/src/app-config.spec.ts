@@ -71,7 +71,7 @@ describe('loadConfig (embeddings)', () => {
   it('reads FULL_AUDIT_VECTOR_BAND as auto, off or a band of cosines, and names a bad one', () => {
     expect(loadConfig({ DATA_DIR: dir() }).FULL_AUDIT_VECTOR_BAND).toBe('auto');
     for (const band of ['off', '0.6-0.98', '0-1', '-0.5-0.9']) expect(loadConfig({ DATA_DIR: dir(), FULL_AUDIT_VECTOR_BAND: band }).FULL_AUDIT_VECTOR_BAND).toBe(band);
-    for (const band of ['0.9-0.5', '0.6', 'on', '0.6-1.5-2', '0.5-0.5']) expect(() => loadConfig({ DATA_DIR: dir(), FULL_AUDIT_VECTOR_BAND: band })).toThrow(/FULL_AUDIT_VECTOR_BAND/);
+    for (const band of ['0.9-0.5', '0.6', 'on', '0.6-1.5-2', '0.5-0.5', '0.6-1.5', '-1.5-0.9']) expect(() => loadConfig({ DATA_DIR: dir(), FULL_AUDIT_VECTOR_BAND: band })).toThrow(/FULL_AUDIT_VECTOR_BAND/);
   });
 
   it('reads TEXT_PRELOAD_LANGUAGES as a list of languages, none by default, and names a bad one', () => {

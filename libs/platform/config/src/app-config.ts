@@ -104,7 +104,11 @@ export const configSchema = z.object({
   FULL_AUDIT_VECTOR_BAND: z
     .string()
     .regex(/^(off|auto|-?[01](\.\d+)?-[01](\.\d+)?)$/u, 'must be auto, off or <min>-<max>, cosines such as 0.6-0.98')
-    .refine((v) => !/\d-/u.test(v) || Number(v.slice(0, v.lastIndexOf('-'))) < Number(v.slice(v.lastIndexOf('-') + 1)), 'min must be below max')
+    .refine((v) => {
+      if (!/\d-/u.test(v)) return true;
+      const [min, max] = [Number(v.slice(0, v.lastIndexOf('-'))), Number(v.slice(v.lastIndexOf('-') + 1))];
+      return min < max && min >= -1 && max <= 1;
+    }, 'min must be below max, both cosines between -1 and 1')
     .default('auto'),
   /**
    * Languages whose value models (numbers, amounts, dates...) the retrieval and workers processes load before

@@ -80,6 +80,20 @@ describe.each<TestDatabaseMode>(['embedded', 'postgres'])('Database (%s)', (mode
     expect(await read("prep-1' OR '1'='1")).toEqual([]);
   });
 
+  it('prepares a read again when a migration changed its table under the cached plan', async () => {
+    const uow = db.unitOfWork;
+    await uow.run(async () => {
+      await uow.manager().query(`CREATE TABLE probe.counted (id text PRIMARY KEY, n int)`);
+      await uow.manager().query(`INSERT INTO probe.counted VALUES ('a', 1)`);
+    });
+    const read = () => uow.prepared<{ id: string; n: number | string }>(`SELECT id, n FROM probe.counted WHERE id = $1`, ['a']);
+    expect(await read()).toEqual([{ id: 'a', n: 1 }]);
+    // Another process's migration: the column's type changes, so the server refuses the cached plan.
+    await db.dataSource.query(`ALTER TABLE probe.counted ALTER COLUMN n TYPE bigint`);
+    expect(await read()).toEqual([{ id: 'a', n: '1' }]);
+    expect(await read()).toEqual([{ id: 'a', n: '1' }]);
+  });
+
   it('keeps the event loop free while the database works', async () => {
     const server = createServer((_req, res) => res.end('alive'));
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));

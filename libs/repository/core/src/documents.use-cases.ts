@@ -257,7 +257,7 @@ export interface DocumentPassages {
   indexedAt: string | null;
   /** With `vectors`: each node's vector (none for a node the index holds none of). */
   passages: { id: string; text: string; headingPath: string[]; vector?: number[] }[];
-  /** With `vectors`: the embedding model of those vectors (the repository's current one). */
+  /** With `vectors`: the embedding model of those vectors (the repository's current one), when the document has any. */
   vectorModel?: string;
 }
 
@@ -298,7 +298,8 @@ export class ReadDocumentPassages {
       contentHash: d.contentHash,
       indexedAt: d.indexedAt?.toISOString() ?? null,
       passages: byDocument.get(d.id) ?? [],
-      ...(vectors ? { vectorModel: this.embedder.model } : {}),
+      // Named only when the document has vectors under it (none yet after a change of model, before re-indexation).
+      ...(vectors && (byDocument.get(d.id) ?? []).some((p) => p.vector) ? { vectorModel: this.embedder.model } : {}),
     }));
   }
 }

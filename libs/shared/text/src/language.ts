@@ -26,7 +26,7 @@ export function detectLanguage(text: string): Language {
     const [best] = detectAll(text, { only: [...LANGUAGES] });
     if (best && (best.lang === 'en' || best.lang === 'fr') && best.accuracy > 0) return best.lang;
   }
-  return byFunctionWords(text);
+  return byFunctionWords(text, english, french);
 }
 
 /** Function words that decide a text's language on their own: at least this many, twice the other language's. */
@@ -44,8 +44,7 @@ function functionWords(text: string): { english: number; french: number } {
   return { english, french };
 }
 
-function byFunctionWords(text: string): Language {
-  const { english, french } = functionWords(text);
+function byFunctionWords(text: string, english: number, french: number): Language {
   if (french > english) return 'fr';
   if (english > french) return 'en';
   return /[àâçéèêëîïôûùüÿœ]|\b[ldjnmsc]['’]\p{L}/iu.test(text) ? 'fr' : 'en';

@@ -102,7 +102,6 @@ function readValues(text: string, language: Language): TypedValue[] {
   return durationRanges(found.sort((a, b) => a.start - b.start), text, culture);
 }
 
-/** The canonical keys of the values of a text (what a comparison of two statements looks at). */
 /** One sentence per language that wakes every model extractValues runs (each prefilter passes). */
 const WAKE_UP: Record<Language, string> = {
   en: 'On 1 March 2026 at 9:00, the 3 kg parcel costs 10 euros, 5% less, delivered within 14 days.',
@@ -125,6 +124,7 @@ export function preloadValueModels(languages: readonly Language[]): Record<strin
   return took;
 }
 
+/** The canonical keys of the values of a text (what a comparison of two statements looks at). */
 export function valueKeys(text: string, language: Language): string[] {
   return extractValues(text, language).map((v) => v.key);
 }

@@ -110,6 +110,11 @@ describe('RuleBasedAnswerComposer', () => {
     ]);
     expect(gift.reason).toBe('The excerpts disagree: "Refund policy" and "Promotions" answer differently; both are quoted.');
     expect(gift.citedExcerptIds).toEqual(['a', 'b']);
+
+    // A recurrence answers a duration question too ("every 90 days"), and two of them disagree like two durations.
+    const renewal = ask('How often are passwords renewed?', [PASSWORDS, excerpt('kn_pwd2', 'Password guidelines', 'Passwords\n\nPasswords are renewed every 60 days.', 0.02)]);
+    expect(renewal.citedExcerptIds).toEqual(['kn_pwd', 'kn_pwd2']);
+    expect(renewal.reason).toMatch(/^The excerpts disagree: .*90 days.*60 days|^The excerpts disagree: .*60 days.*90 days/u);
   });
 
   it('is more confident when another document says the same, and cites it', () => {

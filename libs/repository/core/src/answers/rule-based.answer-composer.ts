@@ -370,7 +370,7 @@ type Verdict = 'corroborates' | 'contradicts' | 'unrelated';
 
 function keysOf(c: Candidate, type: AnswerType, comparableOnly: boolean): Set<string> {
   const kinds = KINDS_FOR[type] ?? [];
-  return new Set(c.values.filter((v) => kinds.includes(v.kind) && (!comparableOnly || v.comparable)).map((v) => v.key));
+  return new Set(c.values.filter((v) => kinds.some((k) => isOfKind(v, k)) && (!comparableOnly || v.comparable)).map((v) => v.key));
 }
 
 function jaccard(a: Set<string>, b: Set<string>): number {

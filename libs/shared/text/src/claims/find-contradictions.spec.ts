@@ -197,6 +197,16 @@ describe('vector-neighbour blocking', () => {
     expect(between(findContradictions(unsigned, { vectorBand: band }))).toEqual([]);
   });
 
+  it('incrementally, skips a block too large over the whole repository although few of its claims are loaded', () => {
+    const pair = repository([vector(0, 1, 0.3), vector(0, 1, 0.6)]).filter((c) => c.documentId === 'kd_a' || c.documentId === 'kd_b');
+    // The repository's statistics: the words are informative (100 of 1,000 claims), but each block holds 100 claims.
+    const statistics = { documentFrequency: new Map(['refund', 'process', 'request', 'order', 'parcel'].map((w) => [w, 100])), claims: 1000 };
+    const options = { touching: new Set(['kd_b']), statistics };
+    expect(between(findContradictions(pair, options))).toHaveLength(1);
+    const blockSizes = new Map(['refund', 'process', 'request', 'order', 'parcel'].map((w) => [`duration|${w}`, 100]));
+    expect(between(findContradictions(pair, { ...options, blockSizes }))).toEqual([]);
+  });
+
   it("adds the signature's bands to the claim's blocks", () => {
     const c = claim('kd_a', ['refund', 'order'], 14, vector(0));
     const keys = blockKeys(c);

@@ -59,6 +59,12 @@ export interface FindContradictionsOptions {
    * the duplicates (§6): compared only through their words. Default: off.
    */
   vectorBand?: { min: number; max: number };
+  /**
+   * With `claims` only part of the repository: how many claims each block (`attribute|stem`, `blockKeys`)
+   * holds over the whole repository, so a block too large to compare there is skipped here too (the
+   * loaded claims may hold only a few of its claims). Default: the blocks' sizes within `claims`.
+   */
+  blockSizes?: ReadonlyMap<string, number>;
 }
 
 /**
@@ -71,7 +77,8 @@ export interface FindContradictionsOptions {
  * something else). One finding per pair of documents and attribute, the closest pair of claims.
  */
 export function findContradictions(claims: readonly Claim[], options: FindContradictionsOptions = {}): ClaimContradiction[] {
-  const { touching, statistics, vectorBand } = options;
+  const { touching, statistics, vectorBand, blockSizes } = options;
+  const tooLarge = (key: string, list: readonly number[]) => Math.max(list.length, blockSizes?.get(key) ?? 0) > CLAIM_JUDGE.maxBlockSize;
   const df = new Map<string, number>(statistics?.documentFrequency ?? claimStemFrequencies(claims));
   // A small repository has no stems common enough to ignore.
   const limit = informativeLimit(statistics?.claims ?? claims.length);
@@ -106,13 +113,15 @@ export function findContradictions(claims: readonly Claim[], options: FindContra
     neighbours.clear();
     byVector.clear();
     for (const s of informative[a]) {
-      const list = index.get(`${ca.attribute}|${s}`)!;
-      if (list.length > CLAIM_JUDGE.maxBlockSize) continue;
+      const key = `${ca.attribute}|${s}`;
+      const list = index.get(key)!;
+      if (tooLarge(key, list)) continue;
       for (const b of list) if (b > a) neighbours.add(b);
     }
     for (const s of bands[a]) {
-      const list = index.get(`${ca.attribute}|${s}`)!;
-      if (list.length > CLAIM_JUDGE.maxBlockSize) continue;
+      const key = `${ca.attribute}|${s}`;
+      const list = index.get(key)!;
+      if (tooLarge(key, list)) continue;
       for (const b of list) if (b > a && !neighbours.has(b)) byVector.add(b);
     }
     for (const b of byVector) if (nearVectors(ca, claims[b], vectorBand!)) neighbours.add(b);
