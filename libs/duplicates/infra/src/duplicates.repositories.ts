@@ -1,10 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { selectPage, TypeOrmUnitOfWork, updateVersioned } from '@svc/database';
+import { Query, queryOf, selectPage, TypeOrmUnitOfWork, updateVersioned } from '@svc/database';
 import type { Page, PageRequest } from '@svc/kernel';
 import { ClusterChanges, DocumentFingerprint, DuplicateCluster, DuplicateClusterRepository, DuplicateState, FingerprintStore, IdentificationRun, IdentificationRuns, Visible } from '@svc/duplicates-core';
 
-type Run = <T>(sql: string, params: unknown[]) => Promise<T[]>;
-const runner = (uow: TypeOrmUnitOfWork): Run => (sql, params) => uow.manager().query(sql, params);
 
 /** Rows written per INSERT (9 parameters each). */
 const BATCH = 250;
@@ -35,11 +33,11 @@ const toFingerprint = (r: FingerprintRow): DocumentFingerprint => ({
 
 @Injectable()
 export class TypeOrmFingerprintStore extends FingerprintStore {
-  private readonly q: Run;
+  private readonly q: Query;
 
   constructor(uow: TypeOrmUnitOfWork) {
     super();
-    this.q = runner(uow);
+    this.q = queryOf(uow);
   }
 
   async refreshStatistics(): Promise<void> {
@@ -153,11 +151,11 @@ const COLUMNS: Record<keyof ClusterChanges, string> = {
 
 @Injectable()
 export class TypeOrmDuplicateClusterRepository extends DuplicateClusterRepository {
-  private readonly q: Run;
+  private readonly q: Query;
 
   constructor(uow: TypeOrmUnitOfWork) {
     super();
-    this.q = runner(uow);
+    this.q = queryOf(uow);
   }
 
   async lock(instanceId: string): Promise<void> {
@@ -215,11 +213,11 @@ interface RunRow {
 
 @Injectable()
 export class TypeOrmIdentificationRuns extends IdentificationRuns {
-  private readonly q: Run;
+  private readonly q: Query;
 
   constructor(uow: TypeOrmUnitOfWork) {
     super();
-    this.q = runner(uow);
+    this.q = queryOf(uow);
   }
 
   async start(instanceId: string, documents: number, at: Date): Promise<void> {

@@ -1,6 +1,7 @@
 import { Claim, ClaimContradiction, describeContradiction, detectLanguage, extractClaims, namesOf, properNames, vectorSignature } from '@svc/text';
 import type { FullAuditExcerpt, FullAuditFinding } from './full-audit-conflict';
 import type { DocumentClaims, ScannedDocument } from './full-audit.ports';
+import { contentOfVersion } from './scan-settings';
 
 /**
  * The claims of one document (ANALYSIS.md §4 step 1): each passage read with its heading path, in the
@@ -79,6 +80,5 @@ export function atVersions(finding: Pick<FullAuditFinding, 'documentIds'>, then:
 
 /** Whether two stored claim versions (`claims-v<n>[+<model>]:<content hash>`) were read from the same content. */
 export function sameContent(a: string | undefined, b: string | undefined): boolean {
-  const content = (version: string | undefined) => version?.slice(version.lastIndexOf(':') + 1);
-  return content(a) === content(b);
+  return a !== undefined && b !== undefined ? contentOfVersion(a) === contentOfVersion(b) : a === b;
 }

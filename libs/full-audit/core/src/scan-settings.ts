@@ -78,3 +78,6 @@ export const settleJob = (instanceId: string, seconds: number) => ({ dedupeKey: 
  * or blocking turned on or off reads every document again at the next full scan).
  */
 export const claimsVersionOf = (contentHash: string, vectorModel: string | null): string => `claims-v${CLAIMS_VERSION}${vectorModel ? `+${vectorModel}` : ''}:${contentHash}`;
+
+/** The content hash part of a stored claims version (`claimsVersionOf`): what a verdict on the documents depends on. */
+export const contentOfVersion = (version: string): string => version.slice(version.lastIndexOf(':') + 1);

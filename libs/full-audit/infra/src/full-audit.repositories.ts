@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { selectPage, SqlConditions, TypeOrmUnitOfWork, updateVersioned } from '@svc/database';
+import { Query, queryOf, selectPage, SqlConditions, TypeOrmUnitOfWork, updateVersioned } from '@svc/database';
 import type { Page, PageRequest } from '@svc/kernel';
 import {
   blockKey,
@@ -23,8 +23,6 @@ import {
 } from '@svc/full-audit-core';
 import { claimBlockStems } from '@svc/text';
 
-type Run = <T>(sql: string, params: unknown[]) => Promise<T[]>;
-const runner = (uow: TypeOrmUnitOfWork): Run => (sql, params) => uow.manager().query(sql, params);
 
 interface ConflictRow {
   id: string;
@@ -93,11 +91,11 @@ const COLUMNS: Record<keyof FullAuditChanges, string> = {
 
 @Injectable()
 export class TypeOrmFullAuditConflictRepository extends FullAuditConflictRepository {
-  private readonly q: Run;
+  private readonly q: Query;
 
   constructor(uow: TypeOrmUnitOfWork) {
     super();
-    this.q = runner(uow);
+    this.q = queryOf(uow);
   }
 
   async insertIfNew(c: FullAuditConflict): Promise<boolean> {
@@ -161,11 +159,11 @@ interface ModelBatchRow {
 
 @Injectable()
 export class TypeOrmModelBatchStore extends ModelBatchStore {
-  private readonly q: Run;
+  private readonly q: Query;
 
   constructor(uow: TypeOrmUnitOfWork) {
     super();
-    this.q = runner(uow);
+    this.q = queryOf(uow);
   }
 
   async add(b: PendingModelBatch): Promise<void> {
@@ -213,11 +211,11 @@ export class TypeOrmModelBatchStore extends ModelBatchStore {
 
 @Injectable()
 export class TypeOrmModelRejections extends ModelRejections {
-  private readonly q: Run;
+  private readonly q: Query;
 
   constructor(uow: TypeOrmUnitOfWork) {
     super();
-    this.q = runner(uow);
+    this.q = queryOf(uow);
   }
 
   async of(instanceId: string, fingerprints: string[]): Promise<Map<string, Record<string, string>>> {
@@ -251,11 +249,11 @@ const toDocumentClaims = (r: ClaimsRow): DocumentClaims => ({ documentId: r.docu
 
 @Injectable()
 export class TypeOrmClaimStore extends ClaimStore {
-  private readonly q: Run;
+  private readonly q: Query;
 
   constructor(uow: TypeOrmUnitOfWork) {
     super();
-    this.q = runner(uow);
+    this.q = queryOf(uow);
   }
 
   async contentHashes(instanceId: string, documentIds: string[]): Promise<Map<string, string>> {
@@ -399,11 +397,11 @@ const toScan = (r: ScanRow): FullAuditScan => ({ id: r.id, instanceId: r.instanc
 
 @Injectable()
 export class TypeOrmScanStore extends ScanStore {
-  private readonly q: Run;
+  private readonly q: Query;
 
   constructor(uow: TypeOrmUnitOfWork) {
     super();
-    this.q = runner(uow);
+    this.q = queryOf(uow);
   }
 
   async start(s: FullAuditScan): Promise<{ started: boolean; scan: FullAuditScan }> {

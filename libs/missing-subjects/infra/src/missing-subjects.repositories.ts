@@ -1,11 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { selectPage, TypeOrmUnitOfWork, updateVersioned } from '@svc/database';
+import { Query, queryOf, selectPage, TypeOrmUnitOfWork, updateVersioned } from '@svc/database';
 import type { Page, PageRequest } from '@svc/kernel';
 import { MissingSubject, MissingSubjectQuestion, MissingSubjectRepository, MissingSubjectState, SubjectChanges, SubjectQuestionRepository, SubjectQuestionSource } from '@svc/missing-subjects-core';
 import type { TermStatistics } from '@svc/text';
 
-type Run = <T>(sql: string, params: unknown[]) => Promise<T[]>;
-const runner = (uow: TypeOrmUnitOfWork): Run => (sql, params) => uow.manager().query(sql, params);
 
 interface SubjectRow {
   id: string;
@@ -49,11 +47,11 @@ const COLUMNS: Record<keyof SubjectChanges, string> = {
 
 @Injectable()
 export class TypeOrmMissingSubjectRepository extends MissingSubjectRepository {
-  private readonly q: Run;
+  private readonly q: Query;
 
   constructor(uow: TypeOrmUnitOfWork) {
     super();
-    this.q = runner(uow);
+    this.q = queryOf(uow);
   }
 
   async lock(instanceId: string): Promise<void> {
@@ -135,11 +133,11 @@ const toQuestion = (r: QuestionRow): MissingSubjectQuestion => ({
 
 @Injectable()
 export class TypeOrmSubjectQuestionRepository extends SubjectQuestionRepository {
-  private readonly q: Run;
+  private readonly q: Query;
 
   constructor(uow: TypeOrmUnitOfWork) {
     super();
-    this.q = runner(uow);
+    this.q = queryOf(uow);
   }
 
   async insert(x: MissingSubjectQuestion): Promise<void> {

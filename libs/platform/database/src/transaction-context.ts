@@ -68,3 +68,12 @@ export class TypeOrmUnitOfWork extends UnitOfWork {
     return this.storage.getStore() !== undefined;
   }
 }
+
+/** A typed query on the unit of work's current connection (the open transaction's, else a pooled one). */
+export type Query = <T>(sql: string, params: unknown[]) => Promise<T[]>;
+
+/** The repositories' query function over a unit of work: joins the transaction open when it is called. */
+export const queryOf =
+  (uow: TypeOrmUnitOfWork): Query =>
+  (sql, params) =>
+    uow.manager().query(sql, params);
