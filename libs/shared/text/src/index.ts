@@ -8,6 +8,7 @@ export * from './language';
 export * from './sentences';
 export * from './stem';
 export * from './stopwords';
+export * from './negation';
 export * from './numbers';
 export * from './values';
 export * from './answers';

@@ -3,6 +3,7 @@ import { foldedWords, foldText, writtenWords } from './fold';
 import { splitSentences } from './sentences';
 import { contentStems, stem } from './stem';
 import { STOPWORDS } from './stopwords';
+import { hasNegation } from './negation';
 
 describe('folding and words', () => {
   it('lower-cases, drops accents, decomposes compatibility forms and spells ligatures out', () => {
@@ -61,5 +62,26 @@ describe('sentences', () => {
       ['question', 'Are gift cards refundable?'],
       ['statement', 'No.'],
     ]);
+  });
+});
+
+describe('hasNegation', () => {
+  it.each([
+    ['Gift cards are not refundable.', true],
+    ["Gift cards can't be refunded.", true],
+    ['Gift cards can’t be refunded.', true],
+    ['Sale items are non-refundable.', true],
+    ['Nobody may enter the warehouse.', true],
+    ['Les cartes cadeaux ne sont pas remboursables.', true],
+    ["Ce n'est pas possible.", true],
+    ['Il est INTERDIT de fumer.', true],
+    ['Les animaux sont interdits.', true],
+    ['Aucun remboursement après 30 jours.', true],
+    ['Refunds are processed within 30 days.', false],
+    ['Returns are accepted without a receipt.', false],
+    ['Know the notice period.', false],
+    ['Le nombre de jours est fixé.', false],
+  ])('%s → %s', (text, expected) => {
+    expect(hasNegation(text)).toBe(expected);
   });
 });

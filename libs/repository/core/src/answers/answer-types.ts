@@ -1,4 +1,4 @@
-import { extractValues, type Language, type TypedValue, type ValueKind } from '@svc/text';
+import { extractValues, hasNegation, type Language, type TypedValue, type ValueKind } from '@svc/text';
 import { foldedWords, foldText, writtenWords } from './text-analysis';
 
 /**
@@ -182,18 +182,17 @@ export function answerValues(sentence: string, language: Language): AnswerValue[
 }
 
 const YES_NO_START = /^\s*["'“«]?(?:yes|no|oui|non)(?![\p{L}])/iu;
-const NEGATION = /(?<![\p{L}])(?:not|no|never|cannot|none|neither|nor|nobody|nothing|prohibited|forbidden|ne|pas|jamais|aucun|aucune|rien|interdit|interdite|interdits|interdites|non)(?![\p{L}])|n['’]t(?![\p{L}])|(?<![\p{L}])n['’](?=\p{L})/iu;
 const RULE_WORDS = /(?<![\p{L}])(?:must|may|can|could|should|shall|allowed|permitted|required|mandatory|only|doit|doivent|peut|peuvent|autoris\p{L}*|oblig\p{L}*|seulement|uniquement|until|jusqu\p{L}*)(?![\p{L}])/iu;
 
 /** True when a sentence negates what it states ("not", "never", "cannot", "ne ... pas", "interdit"). */
 export function isNegative(sentence: string): boolean {
-  return NEGATION.test(sentence) && !/^\s*["'“«]?(?:yes|oui)(?![\p{L}])/iu.test(sentence);
+  return hasNegation(sentence) && !/^\s*["'“«]?(?:yes|oui)(?![\p{L}])/iu.test(sentence);
 }
 
 /** How plainly a sentence settles a yes/no question: 1 for "Yes, ..."/"No, ...", 0.9 for a rule or a negation, else 0.7. */
 export function yesNoEvidence(sentence: string): number {
   if (YES_NO_START.test(sentence)) return 1;
-  if (NEGATION.test(sentence) || RULE_WORDS.test(sentence)) return 0.9;
+  if (hasNegation(sentence) || RULE_WORDS.test(sentence)) return 0.9;
   return 0.7;
 }
 

@@ -1,4 +1,5 @@
 import { foldedWords, foldText } from '../fold';
+import { hasNegation } from '../negation';
 import { stem } from '../stem';
 import { stopwordsOf } from '../stopwords';
 import { extractValues, TypedValue, ValueKind } from '../values';
@@ -34,7 +35,6 @@ interface Credit {
   coverage: number;
 }
 
-const NEGATION = /\b(not|no|never|cannot|can't|won't|isn't|aren't|doesn't|don't|didn't|wasn't|weren't|mustn't|shouldn't|non|nor|neither|none|without|prohibited|forbidden|ne|n'|pas|jamais|aucun|aucune|interdit|interdite)\b|n't\b|\bnon-/u;
 const DEMONYMS = new Set(
   'american british english german french italian spanish dutch belgian swiss austrian polish russian canadian australian irish scottish welsh japanese chinese indian mexican brazilian swedish norwegian danish finnish greek portuguese turkish israeli egyptian african european asian former professional retired famous noted known well'.split(' '),
 );
@@ -168,7 +168,7 @@ function answersIn(seg: Segment, passage: Passage, profile: QuestionProfile, cov
   const base = { passageId: passage.id, documentId: passage.documentId, start: seg.start, end: seg.end, text: seg.text, confidence };
   const expected = profile.expected;
   if (expected.form === 'yes-no') {
-    const negative = NEGATION.test(foldText(seg.text));
+    const negative = hasNegation(seg.text);
     return [{ ...base, kind: 'yes-no', key: `yes-no:${negative ? 'no' : 'yes'}`, display: negative ? 'no' : 'yes', scope: scopeOf(seg.text, 0, seg.text.length, profile, sharedNames) }];
   }
   if (expected.form === 'named') {
