@@ -56,9 +56,12 @@ describe('JoseTokenService (key-exchange tokens)', () => {
     await expect(tokens.verifyExchangeToken(signed.token)).resolves.toEqual(claims);
   });
 
-  it('refuses an expired token and one not yet valid', async () => {
+  it('refuses an expired token and one not yet valid, also after accepting the same token before it expired', async () => {
     const signed = await tokens.signExchangeToken(claims, 900);
-    clock.current = new Date(clock.current.getTime() + 901_000);
+    await expect(tokens.verifyExchangeToken(signed.token)).resolves.toEqual(claims);
+    clock.current = new Date(clock.current.getTime() + 890_000);
+    await expect(tokens.verifyExchangeToken(signed.token)).resolves.toEqual(claims);
+    clock.current = new Date(clock.current.getTime() + 11_000);
     await expect(tokens.verifyExchangeToken(signed.token)).rejects.toMatchObject({ kind: 'unauthenticated' });
     clock.current = new Date(Date.now() + 3600_000);
     const notYet = await tokens.signExchangeToken(claims, 900);
@@ -106,5 +109,20 @@ describe('JoseTokenService (key-exchange tokens)', () => {
     for (const token of attempts) {
       await expect(tokens.verifyExchangeToken(token)).rejects.toMatchObject({ kind: 'unauthenticated', code: 'AUTH.INVALID_TOKEN' });
     }
+  });
+
+  it('checks the kind and the audience of a token on every use, not only on its first verification', async () => {
+    const signed = await tokens.signExchangeToken(claims, 900);
+    const header = decodeProtectedHeader(signed.token);
+    const payload = decodeJwt(signed.token);
+    const { privateKey } = await (tokens as unknown as { activeKey(): Promise<{ privateKey: webcrypto.CryptoKey }> }).activeKey();
+    const access = await new SignJWT({ ...payload, aud: 'https://audit.example/mcp', client_id: 'cli_1', grant_id: 'grt_1', scope: 'audit:read' })
+      .setProtectedHeader({ ...header, typ: 'at+jwt' } as { alg: string })
+      .sign(privateKey);
+    await expect(tokens.verifyAccessToken(access, ['https://audit.example/mcp'])).resolves.toMatchObject({ subject: claims.subject });
+    await expect(tokens.verifyAccessToken(access, ['https://retrieval.example/mcp'])).rejects.toMatchObject({ code: 'AUTH.INVALID_TOKEN' });
+    await expect(tokens.verifyExchangeToken(access)).rejects.toMatchObject({ code: 'AUTH.INVALID_TOKEN' });
+    await expect(tokens.verifyExchangeToken(signed.token)).resolves.toEqual(claims);
+    await expect(tokens.verifyAccessToken(signed.token, [API_AUDIENCE])).rejects.toMatchObject({ code: 'AUTH.INVALID_TOKEN' });
   });
 });

@@ -8,7 +8,7 @@ import { Clock, DomainError, isRole, Role } from '@svc/kernel';
 import { decodeProtectedHeader, exportJWK, generateKeyPair, importJWK, JWK, JWTPayload, jwtVerify, SignJWT } from 'jose';
 import { IsNull } from 'typeorm';
 import { SecretBox } from '@svc/config';
-import { BearerJwtStrategy } from './bearer-jwt.strategy';
+import { BearerJwtStrategy, VerifiedBearerJwt } from './bearer-jwt.strategy';
 import { SigningKeyOrmEntity } from './identity.orm-entities';
 
 export const SIGNING_ALGORITHM = 'ES256';
@@ -21,6 +21,10 @@ export const SESSION_AUDIENCE = 'urn:docaudit:session';
 /** OAuth access tokens (RFC 9068); the audience is the protected resource's URL. */
 export const ACCESS_TOKEN_TYPE = 'at+jwt';
 const REQUIRED_CLAIMS = ['iss', 'aud', 'exp', 'nbf', 'iat', 'jti', 'sub'];
+/** How long, at most, a verified bearer token is accepted again without checking its signature. */
+const BEARER_CACHE_SECONDS = 60;
+/** Verified bearer tokens remembered at once; the oldest is forgotten first. */
+const BEARER_CACHE_ENTRIES = 10_000;
 
 interface ActiveKey {
   kid: string;
@@ -48,6 +52,7 @@ export class JoseTokenService extends TokenService {
   private publicKeys = new Map<string, CryptoKey>();
   private publicKeysLoadedAt = 0;
   private readonly bearer: BearerJwtStrategy;
+  private readonly verifiedBearers = new Map<string, { verified: VerifiedBearerJwt; until: number }>();
 
   constructor(
     private readonly uow: TypeOrmUnitOfWork,
@@ -146,7 +151,7 @@ export class JoseTokenService extends TokenService {
 
   /** A bearer token through passport-jwt, then its kind: exact `typ`, one of the audiences, every registered claim. */
   private async verifyBearer(token: string, typ: string, audience: string | string[]): Promise<JWTPayload> {
-    const verified = await this.bearer.verify(token);
+    const verified = await this.verifiedSignature(token);
     if (!verified || verified.header.typ !== typ) throw INVALID_TOKEN();
     const payload = verified.payload as JWTPayload;
     const expected = Array.isArray(audience) ? audience : [audience];
@@ -154,6 +159,28 @@ export class JoseTokenService extends TokenService {
     if (!given.some((aud) => typeof aud === 'string' && expected.includes(aud))) throw INVALID_TOKEN();
     if (REQUIRED_CLAIMS.some((claim) => payload[claim] === undefined) || typeof payload.sub !== 'string') throw INVALID_TOKEN();
     return payload;
+  }
+
+  /**
+   * The strategy's verification of a bearer token, remembered for the same token string until the
+   * earlier of its `exp` (by the service's clock) and BEARER_CACHE_SECONDS: an ES256 verification costs
+   * about as much CPU as the rest of a cached read. Only successes are kept, keyed by the whole token
+   * (signature included), so a forged or altered token is always verified; the kind, audience and
+   * claims are still checked on every call. Signing keys are never withdrawn while the process runs,
+   * so the cache accepts nothing a fresh verification would refuse before the token expires.
+   */
+  private async verifiedSignature(token: string): Promise<VerifiedBearerJwt | undefined> {
+    const now = this.clock.now().getTime();
+    const hit = this.verifiedBearers.get(token);
+    if (hit && now < hit.until) return hit.verified;
+    if (hit) this.verifiedBearers.delete(token);
+    const verified = await this.bearer.verify(token);
+    const exp = verified?.payload.exp;
+    if (verified && typeof exp === 'number') {
+      if (this.verifiedBearers.size >= BEARER_CACHE_ENTRIES) this.verifiedBearers.delete(this.verifiedBearers.keys().next().value as string);
+      this.verifiedBearers.set(token, { verified, until: Math.min(exp * 1000, now + BEARER_CACHE_SECONDS * 1000) });
+    }
+    return verified;
   }
 
   async jwks(): Promise<{ keys: object[] }> {
