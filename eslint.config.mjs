@@ -20,6 +20,9 @@ const CORE_BANNED = [
   'jose',
 ];
 
+/** The bounded contexts (libs/<context>/{core,infra}, tags `scope:<context>` and `infra:<context>`): a new context adds its name here. */
+const CONTEXTS = ['identity', 'repository', 'workspace', 'conflicts', 'mandatory-questions', 'full-audit', 'duplicates', 'missing-subjects', 'stats'];
+
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', '**/.nx/**', '**/.data/**', 'coverage/**', 'tmp/**'] },
   js.configs.recommended,
@@ -61,15 +64,7 @@ export default tseslint.config(
             { sourceTag: 'type:core', bannedExternalImports: CORE_BANNED },
             { sourceTag: 'type:shared', bannedExternalImports: CORE_BANNED },
             // A context reaches another only through its core's public use cases, never its adapters.
-            { sourceTag: 'scope:identity', notDependOnLibsWithTags: ['infra:repository', 'infra:workspace', 'infra:conflicts', 'infra:mandatory-questions', 'infra:full-audit', 'infra:duplicates', 'infra:missing-subjects', 'infra:stats'] },
-            { sourceTag: 'scope:repository', notDependOnLibsWithTags: ['infra:identity', 'infra:workspace', 'infra:conflicts', 'infra:mandatory-questions', 'infra:full-audit', 'infra:duplicates', 'infra:missing-subjects', 'infra:stats'] },
-            { sourceTag: 'scope:workspace', notDependOnLibsWithTags: ['infra:identity', 'infra:repository', 'infra:conflicts', 'infra:mandatory-questions', 'infra:full-audit', 'infra:duplicates', 'infra:missing-subjects', 'infra:stats'] },
-            { sourceTag: 'scope:conflicts', notDependOnLibsWithTags: ['infra:identity', 'infra:repository', 'infra:workspace', 'infra:mandatory-questions', 'infra:full-audit', 'infra:duplicates', 'infra:missing-subjects', 'infra:stats'] },
-            { sourceTag: 'scope:mandatory-questions', notDependOnLibsWithTags: ['infra:identity', 'infra:repository', 'infra:workspace', 'infra:conflicts', 'infra:full-audit', 'infra:duplicates', 'infra:missing-subjects', 'infra:stats'] },
-            { sourceTag: 'scope:full-audit', notDependOnLibsWithTags: ['infra:identity', 'infra:repository', 'infra:workspace', 'infra:conflicts', 'infra:mandatory-questions', 'infra:duplicates', 'infra:missing-subjects', 'infra:stats'] },
-            { sourceTag: 'scope:duplicates', notDependOnLibsWithTags: ['infra:identity', 'infra:repository', 'infra:workspace', 'infra:conflicts', 'infra:mandatory-questions', 'infra:full-audit', 'infra:missing-subjects', 'infra:stats'] },
-            { sourceTag: 'scope:stats', notDependOnLibsWithTags: ['infra:identity', 'infra:repository', 'infra:workspace', 'infra:conflicts', 'infra:mandatory-questions', 'infra:full-audit', 'infra:duplicates', 'infra:missing-subjects'] },
-            { sourceTag: 'scope:missing-subjects', notDependOnLibsWithTags: ['infra:identity', 'infra:repository', 'infra:workspace', 'infra:conflicts', 'infra:mandatory-questions', 'infra:full-audit', 'infra:duplicates', 'infra:stats'] },
+            ...CONTEXTS.map((context) => ({ sourceTag: `scope:${context}`, notDependOnLibsWithTags: CONTEXTS.filter((other) => other !== context).map((other) => `infra:${other}`) })),
           ],
         },
       ],
