@@ -93,9 +93,9 @@ describe('full-audit evaluation through the repository (rule-based judge, Postgr
     expect(found.length).toBeGreaterThanOrEqual(7);
   }, 180000);
 
-  it('third corpus (written blind, never tuned on): reported; none of its scoped non-conflicts raised', async () => {
+  it('third corpus (written blind; 0/10 at its first measurement, then the general causes fixed): its planted contradictions, and none of its scoped non-conflicts', async () => {
     const { found, raised } = await scanKeyed('third-corpus');
     expect(raised).toEqual([]);
-    expect(found.length).toBeGreaterThanOrEqual(0);
+    expect(found.length).toBeGreaterThanOrEqual(6);
   }, 180000);
 });

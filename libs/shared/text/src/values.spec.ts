@@ -166,6 +166,20 @@ describe('typed values and their canonical keys', () => {
     expect(value).toMatchObject({ kind: 'recurrence', comparable: false });
   });
 
+  it('gives one key to one period ("every 12 months" = "every year", "every 14 days" = "every two weeks")', () => {
+    const key = (text: string) => extractValues(text, 'en').map((v) => v.key);
+    expect(key('Renew it every 12 months.')).toEqual(key('Renew it every year.'));
+    expect(key('Renew it every 24 months.')).toEqual(['recurrence:P2Y']);
+    expect(key('Renew it every 14 days.')).toEqual(key('Renew it every two weeks.'));
+    expect(key('Renew it every 10 days.')).toEqual(['recurrence:P10D']);
+  });
+
+  it('compares a day of a month given without a year (a date of every year), not a date resolved against today', () => {
+    expect(extractValues('Carried-over days must be used by 31 March.', 'en')).toEqual([expect.objectContaining({ key: 'date-range:before:XXXX-03-31', comparable: true })]);
+    expect(extractValues('Les congés reportés doivent être pris avant le 30 juin.', 'fr').filter((v) => v.kind === 'date')).toEqual([expect.objectContaining({ key: 'date:XXXX-06-30', comparable: true })]);
+    expect(extractValues('Send it next Monday.', 'en').every((v) => !v.comparable)).toBe(true);
+  });
+
   it('still reads each kind of value now that each model runs only when its prefilter says it may match', () => {
     const read = (text: string, language: 'en' | 'fr') => extractValues(text, language).map((v) => [v.kind, v.text, v.key]);
     expect(read('14 days', 'en')).toEqual([['duration', '14 days', 'duration:P14D']]);

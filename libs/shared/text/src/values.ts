@@ -92,7 +92,8 @@ function readValues(text: string, language: Language): TypedValue[] {
   const dateTime = (r: ModelResult): Reading | undefined => {
     const reading = relativeDuration(r, culture) ?? dateTimeOf(r);
     // A date the text gives without a year ("calendar year", "next Monday") resolves against today: not comparable.
-    return reading && (reading.kind === 'date' || reading.kind === 'date-range') && !/\d{4}/.test(r.text) && !/^date-range:\(XXXX-WXX/.test(reading.key) ? { ...reading, comparable: false } : reading;
+    // A day of a month without a year ("by 31 March") is a date of every year, not today's: it compares.
+    return reading && (reading.kind === 'date' || reading.kind === 'date-range') && !/\d{4}/.test(r.text) && !/^date-range:\(XXXX-WXX/.test(reading.key) && !ANNUAL_DATE.test(reading.key) ? { ...reading, comparable: false } : reading;
   };
   take(frenchMonthPhrases(text), dateTime);
   // "may" in lower case is the verb, not the month.
@@ -414,10 +415,10 @@ function dateTimeOf(r: ModelResult): Reading | undefined {
       return { kind: 'duration', key: `duration:${isoDuration(seconds)}`, comparable: true };
     }
     case 'date':
-      return { kind: 'date', key: `date:${mod}${timex}`, comparable: /^\d{4}-\d{2}-\d{2}$/.test(timex) };
+      return { kind: 'date', key: `date:${mod}${timex}`, comparable: /^(?:\d{4}|XXXX)-\d{2}-\d{2}$/.test(timex) };
     case 'daterange':
       // Years make a range comparable, and so do weekday spans ("Monday to Friday": opening days).
-      return { kind: 'date-range', key: `date-range:${mod}${timex}`, comparable: /\d{4}|^\(XXXX-WXX-\d,XXXX-WXX-\d,P\d+D\)$/.test(timex) };
+      return { kind: 'date-range', key: `date-range:${mod}${timex}`, comparable: /\d{4}|^\(XXXX-WXX-\d,XXXX-WXX-\d,P\d+D\)$|^XXXX-\d{2}-\d{2}$/.test(timex) };
     case 'time':
       return { kind: 'time', key: `time:${mod}${timeOf(first.value, timex)}`, comparable: true };
     case 'timerange': {
@@ -427,13 +428,26 @@ function dateTimeOf(r: ModelResult): Reading | undefined {
     }
     case 'set':
       // A plain period ("every three years": P3Y) compares; a weekday or a date ("every Monday") does not.
-      return { kind: 'recurrence', key: `recurrence:${timex}`, comparable: /^P\d+(?:\.\d+)?[DWMYH]$/.test(timex) };
+      return { kind: 'recurrence', key: `recurrence:${canonicalPeriod(timex)}`, comparable: /^P\d+(?:\.\d+)?[DWMYH]$/.test(timex) };
     case 'datetime':
     case 'datetimerange':
       return { kind: 'date', key: `${type}:${mod}${timex}`, comparable: /^\d{4}/.test(timex) };
     default:
       return undefined;
   }
+}
+
+/** A day of a month without its year, in a date key: `XXXX-03-31`. */
+export const ANNUAL_DATE = /XXXX-\d{2}-\d{2}$/;
+
+/** One name for one period: whole years of months in years ("every 12 months" = "every year": `P1Y`), whole weeks of days in weeks. */
+function canonicalPeriod(timex: string): string {
+  const m = /^P(\d+)([DM])$/.exec(timex);
+  if (!m) return timex;
+  const n = Number(m[1]);
+  if (m[2] === 'M' && n % 12 === 0) return `P${n / 12}Y`;
+  if (m[2] === 'D' && n % 7 === 0) return `P${n / 7}W`;
+  return timex;
 }
 
 /** `P14D` for whole days (weeks become days), else `PT<n>S`. */

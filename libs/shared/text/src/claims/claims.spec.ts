@@ -116,4 +116,55 @@ describe('full-audit claims and the rule-based judge', () => {
     expect(row.subject).toEqual(expect.arrayContaining(['stove', 'price']));
     expect(row.subject).not.toContain('ck');
   });
+
+  // Causes found on the third corpus (tools/eval/third-corpus), each a general reading of English or French.
+  describe('readings of documents the judge had never seen', () => {
+    const pairs = (a: string, b: string, names: ReadonlySet<string> = new Set(), language: 'en' | 'fr' = 'en') => {
+      const read = (id: string, text: string) => extractClaims({ id: `kn_${++n}`, documentId: id, text }, { language, names, entity: [] });
+      return findContradictions([...read('kd_a', a), ...read('kd_b', b)]).map((f) => f.claims.map((c) => c.value.text).sort());
+    };
+
+    it('takes neither title lines, months and days, nor the name of a kind of document ("these Terms") for proper names, and keeps a product named in a table cell', () => {
+      const names = properNames(['Patient Billing and Payment Terms', 'Invoices under these Terms are due on 31 March.', 'We are open on Saturdays.', '| Footprint for Trailhead 2 | 39 EUR |']);
+      expect([...names].sort()).toEqual(['trailhead']);
+      // A sentence is no title, however many names it holds.
+      expect(properNames(['Offices in Paris and London.'])).toEqual(new Set(['paris', 'london']));
+    });
+
+    it('compares a day of a month without a year with the same alone, and reads "every year" and "every 12 months" as one period', () => {
+      expect(pairs('Carried-over days must be used by 31 March of the following year.', 'Carried-over days must be taken before 30 June of the following year.')).toEqual([['before 30 June', 'by 31 March']]);
+      expect(claimsOf('kd_a', 'The 2025 price list is valid until 31 March 2026.').map((c) => c.attribute)).toEqual(['date']);
+      expect(claimsOf('kd_a', 'All staff complete fire safety training every year.').map((c) => c.value.key)).toEqual(['recurrence:P1Y']);
+      expect(pairs('All staff complete fire safety awareness training every year.', 'All staff complete fire safety awareness training every 12 months.')).toEqual([]);
+      expect(pairs('All staff complete fire safety awareness training every year.', 'All staff complete fire safety awareness training every 2 years.')).toEqual([['every 2 years', 'every year']]);
+    });
+
+    it('reads "voluntary" as optional, a rule beside a figure, and the rule of the sentence rather than that of its relative clause', () => {
+      expect(pairs('Seasonal flu vaccination is mandatory for clinical staff.', 'Seasonal flu vaccination is voluntary for clinical staff.')).toEqual([['is mandatory', 'is voluntary']]);
+      // A figure does not hide the rule of its sentence.
+      expect(claimsOf('kd_a', 'Flu vaccination is voluntary and costs 10 EUR for visitors.').map((c) => c.attribute)).toEqual(['amount:EUR', 'modality']);
+      expect(claimsOf('kd_a', 'A clinician who cannot be vaccinated must wear a surgical mask.').map((c) => c.modality)).toEqual(['required']);
+      expect(extractClaims({ id: 'kn_fr2', documentId: 'kd_a', text: 'Les salariés qui ne peuvent pas venir doivent prévenir leur responsable.' }, { language: 'fr' }).map((c) => c.modality)).toEqual(['required']);
+    });
+
+    it('meets counts of two nouns that both sides name ("four on-call nights", "6 nights on call")', () => {
+      expect(pairs("Un collaborateur assure au maximum quatre nuits d'astreinte par mois.", 'Aucun collaborateur ne peut assurer plus de 6 astreintes de nuit par mois.', new Set(), 'fr')).toEqual([['6', 'quatre']]);
+      // Counts of different things stay apart.
+      expect(pairs('A manager approves at most four requests per month for each team.', 'A manager approves at most 6 trainings per month for each team.')).toEqual([]);
+    });
+
+    it('reads a value with the words of its own clause, and the days written next to it', () => {
+      // The second clause's "public holiday" is not what the 95 euros are about.
+      expect(pairs('Weekday on-call is paid at a flat rate of 95 euros per night; public holiday rates are set in the schedule.', '| Public holiday on-call rate | 200 euros |')).toEqual([]);
+      // On weekdays 08:00 to 18:00, on Saturdays 10:00 to 14:00: only the Saturday hours meet a Saturday timetable.
+      expect(pairs('The Cork clinic is open from 08:00 to 18:00 on weekdays and on Saturdays from 10:00 to 14:00.', '| Site | Saturday |\n| --- | --- |\n| Cork clinic | 09:00-13:00 |', new Set(['cork']))).toEqual([['09:00-13:00', 'from 10:00 to 14:00']]);
+      expect(pairs('The Cork clinic is open from 08:00 to 18:00 on weekdays.', 'The Cork clinic is open from 09:00 to 13:00 on Saturdays.', new Set(['cork']))).toEqual([]);
+    });
+
+    it('keeps apart two committees that share a word of their names, and a plural modifier is no contrast', () => {
+      const committees = new Set(['committee', 'governance', 'people', 'culture', 'clinical']);
+      expect(pairs('The Clinical Governance Committee reviews the incident policy every month.', 'The People Culture Committee reviews the incident policy every two years.', committees)).toEqual([]);
+      expect(pairs('Self-pay patients booking a day procedure pay a deposit of 30% of the quoted fee.', 'When a self-pay patient books a day procedure, a deposit equal to 25% of the quoted price is taken.')).toEqual([['25%', '30%']]);
+    });
+  });
 });

@@ -1,7 +1,7 @@
 import { foldText } from '../fold';
 import { detectLanguage, Language } from '../language';
 import { contentStems } from '../stem';
-import { extractValues, TypedValue } from '../values';
+import { ANNUAL_DATE, extractValues, TypedValue } from '../values';
 import { segments } from '../answers/segments';
 import type { Passage } from '../answers/question-analysis.types';
 import { MODAL_WORDS, Modality, readModality } from './modality';
@@ -56,12 +56,12 @@ export interface Claim {
  * differently: claims stored under another version are read again at the next full scan, so a
  * repository is judged with the current reading (the full audit stores it with each document's claims).
  */
-export const CLAIMS_VERSION = 3;
+export const CLAIMS_VERSION = 4;
 
 /** Kinds whose values two documents can disagree on; year-less dates and bare numbers without a counted noun are left out. */
 const CHECKABLE: ReadonlySet<string> = new Set(['amount', 'percentage', 'duration', 'quantity', 'time-range', 'time', 'recurrence', 'date', 'date-range', 'number']);
 /** Reading values is slow (Microsoft's recognizers, ~15 ms a sentence): only sentences with a figure or a number word are read. */
-const MAY_HOLD_VALUE = /\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|twelve|fifteen|twenty|thirty|forty|fifty|sixty|ninety|hundred|a (?:day|week|month|year)|un|une|deux|trois|quatre|cinq|six|sept|huit|neuf|dix|douze|quinze|vingt|trente|quarante|cinquante|soixante|cent|monday|tuesday|wednesday|thursday|friday|saturday|sunday|lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche)\b/iu;
+const MAY_HOLD_VALUE = /\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|twelve|fifteen|twenty|thirty|forty|fifty|sixty|ninety|hundred|a (?:day|week|month|year)|un|une|deux|trois|quatre|cinq|six|sept|huit|neuf|dix|douze|quinze|vingt|trente|quarante|cinquante|soixante|cent|monday|tuesday|wednesday|thursday|friday|saturday|sunday|lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche|every|each|annual|annually|yearly|monthly|weekly|daily|quarterly|chaque|annuel|annuelle|annuellement|mensuel|mensuelle|hebdomadaire|quotidien|quotidienne)\b/iu;
 /** A name after these words is every one of its kind ("all Northwind products"): it does not limit the claim. */
 const UNIVERSAL = /\b(?:all|every|each|any|tous\s+les|toutes\s+les|chaque|tout)\s+(?:of\s+)?(?:the\s+|our\s+|nos\s+|les\s+)?(?=\p{Lu})/giu;
 
@@ -103,10 +103,11 @@ export function extractClaims(passage: Passage, options: { language?: Language; 
     }
     if (/\?["'”»)\]]*$/u.test(seg.text)) continue;
     const values = MAY_HOLD_VALUE.test(seg.text) ? checkableValues(seg.text, language) : [];
-    const reading = values.length === 0 && !seg.row ? readModality(seg.text, language) : undefined;
+    // A sentence may state a rule as well as a figure ("vaccination is voluntary and offered free of charge").
+    const reading = !seg.row ? readModality(seg.text, language) : undefined;
     if (values.length === 0 && !reading) continue;
     // The words that say what the values are about: the sentence's, minus the values themselves.
-    const spans = reading ? [{ start: reading.start, end: reading.end }] : values;
+    const spans = [...(reading && !values.some((v) => v.start < reading.end && reading.start < v.end) ? [{ start: reading.start, end: reading.end }] : []), ...values];
     let bare = seg.text;
     for (const v of [...spans].sort((a, b) => b.start - a.start)) bare = `${bare.slice(0, v.start)} ${bare.slice(v.end)}`;
     // Proper names are the claim's scope, not what it is about ("Paris and London up to 180 EUR" is about hotel costs).
@@ -116,17 +117,26 @@ export function extractClaims(passage: Passage, options: { language?: Language; 
     const own = keep(seg.row ? seg.text.replace(/^\|/u, '').split('|')[0] : bare);
     const qualifiers = [...new Set([...qualifiersOf(bare, language, modal), ...headingQualifiers])];
     const base = { passageId: passage.id, documentId: passage.documentId, text: seg.text, start: seg.start, end: seg.end };
-    if (reading) {
-      const subject = [...new Set([...own, ...heading])];
-      const scope = [...new Set([...namesOf(limiting(bare), names), ...yearLabels(bare), ...entity])].sort();
-      out.push({ ...base, subject, attribute: 'modality', value: { key: `modality:${reading.modality}`, text: reading.text }, scope, modality: reading.modality, qualifiers });
-      continue;
-    }
+    // The rule the sentence states, after its figures.
+    const rule: Claim | undefined = reading && {
+      ...base,
+      subject: [...new Set([...own, ...heading])],
+      attribute: 'modality',
+      value: { key: `modality:${reading.modality}`, text: reading.text },
+      scope: [...new Set([...namesOf(limiting(bare), names), ...yearLabels(bare), ...entity])].sort(),
+      modality: reading.modality,
+      qualifiers,
+    };
     let inherited: string[] = [];
     values.forEach((v, i) => {
       // A table row's value is also about its column's header ("Price").
       const column = seg.row ? (header?.[seg.text.slice(0, v.start).replace(/^\|/u, '').split('|').length - 1] ?? []) : [];
-      const subject = [...new Set([...own, ...column, ...heading, ...(v.unitStem ? [v.unitStem] : [])])];
+      // A value of one clause of a sentence parted by semicolons is about that clause ("weekday on-call is paid 95 euros a night; weekend rates are ...").
+      const ownClause = seg.row || !seg.text.includes(';') ? own : keep(clauseWithout(seg.text, v, values));
+      // Days named next to another value are that value's ("08:00 to 18:00 on weekdays and on Saturdays from 10:00 to 14:00").
+      const othersDays = seg.row ? new Set<string>() : daysOfOtherValues(seg.text, v, values, language);
+      const mine = othersDays.size > 0 ? ownClause.filter((x) => !othersDays.has(x)) : ownClause;
+      const subject = [...new Set([...mine, ...column, ...heading, ...(v.unitStem ? [v.unitStem] : [])])];
       // With several values, each is limited by the names written between the previous value and itself ("120 EUR; Paris and London up to 180 EUR").
       // A table row's values are limited by the row's first cell too ("Trailhead 2 | … | 2.4 kg").
       const rowKey = seg.row ? seg.text.replace(/^\|/u, '').split('|')[0] : '';
@@ -137,8 +147,35 @@ export function extractClaims(passage: Passage, options: { language?: Language; 
       const scope = [...new Set([...inherited, ...entity])].sort();
       out.push({ ...base, subject, attribute: v.attribute, value: { key: v.key, text: v.text }, scope, qualifiers });
     });
+    if (rule) out.push(rule);
   }
   return out;
+}
+
+/** Words that name days of the week, in English and French (their stems are what `dayScope` reads). */
+const DAY_WORD = /\b(?:mondays?|tuesdays?|wednesdays?|thursdays?|fridays?|saturdays?|sundays?|weekdays?|weekends?|week-ends?|lundis?|mardis?|mercredis?|jeudis?|vendredis?|samedis?|dimanches?)\b/giu;
+
+/** The stems of the day words of `text` nearer another value than `value`: with several values, each day goes with its nearest. */
+function daysOfOtherValues(text: string, value: { start: number; end: number }, values: readonly { start: number; end: number }[], language: Language): Set<string> {
+  const out = new Set<string>();
+  if (values.length < 2) return out;
+  const distance = (w: { start: number; end: number }, x: { start: number; end: number }) => Math.max(0, x.start - w.end, w.start - x.end);
+  for (const m of text.matchAll(DAY_WORD)) {
+    const word = { start: m.index, end: m.index + m[0].length };
+    const nearest = values.reduce((best, x) => (distance(word, x) < distance(word, best) ? x : best));
+    if (nearest !== value) for (const s of contentStems(m[0], language)) out.add(s);
+  }
+  return out;
+}
+
+/** The clause of `text` (between semicolons) that holds `value`, without the values written in it. */
+function clauseWithout(text: string, value: { start: number; end: number }, values: readonly { start: number; end: number }[]): string {
+  const start = text.lastIndexOf(';', value.start) + 1;
+  const next = text.indexOf(';', value.end);
+  const end = next < 0 ? text.length : next;
+  let clause = text.slice(start, end);
+  for (const v of [...values].filter((x) => x.start >= start && x.end <= end).sort((a, b) => b.start - a.start)) clause = `${clause.slice(0, v.start - start)} ${clause.slice(v.end - start)}`;
+  return clause;
 }
 
 interface CheckableValue extends TypedValue {
@@ -176,7 +213,10 @@ function checkableValues(text: string, language: Language): CheckableValue[] {
       // Dates to the day or the month; a bare year ("the 2025 collection") names an edition more often than it states a date.
       // A document's own history ("Version 2.1, approved in January 2025", "last updated on ...") differs between
       // its versions by nature: it is not a statement two documents can contradict.
-      if (/\d{4}-\d\d/u.test(v.key) && !DOCUMENT_HISTORY.test(text)) out.push({ ...v, attribute: 'date' });
+      if (DOCUMENT_HISTORY.test(text)) continue;
+      if (/\d{4}-\d\d/u.test(v.key)) out.push({ ...v, attribute: 'date' });
+      // A day of a month without a year is a date of every year ("by 31 March"): compared with those alone.
+      else if (ANNUAL_DATE.test(v.key)) out.push({ ...v, attribute: 'annual-date' });
       continue;
     }
     // A figure glued to a capital letter is a grade or a size ("30D" nylon, "4K", "5G"), not a duration.
@@ -251,8 +291,11 @@ export function properNames(texts: Iterable<string>): Set<string> {
   const lower = new Set<string>();
   for (const text of texts) {
     for (const line of text.split('\n')) {
+      const body = line.replace(/^\s*(?:#+|[-*+]|\d+[.)])\s+/u, '');
+      // A title line ("Patient Billing and Payment Terms") capitalises every word: it says nothing of names.
+      if (!body.includes('|') && !/[.!?]\s*$/u.test(body) && isTitle(body.trim().split(/\s+/u))) continue;
       // Sentence, list item and table cell starts are capitalised whatever the word.
-      for (const part of line.replace(/^\s*(?:#+|[-*+]|\d+[.)])\s+/u, '').split(/\||[.!?:;]\s+/u)) {
+      for (const part of body.split(/\||[.!?:;]\s+/u)) {
         const words = part.trim().split(/\s+/u);
         words.forEach((raw, i) => {
           const w = raw.replace(/^[^\p{L}]+|[^\p{L}]+$/gu, '');
@@ -263,7 +306,26 @@ export function properNames(texts: Iterable<string>): Set<string> {
       }
     }
   }
-  return new Set([...upper.keys()].filter((w) => !lower.has(w)));
+  return new Set([...upper.keys()].filter((w) => !lower.has(w) && !CALENDAR.has(w) && !DOCUMENT_KINDS.has(w)));
+}
+
+/** Kinds of documents, capitalised when a document names itself ("under these Terms", "this Policy"): not a scope. */
+const DOCUMENT_KINDS = new Set(
+  'policy policies procedure procedures terms conditions agreement guide guidelines handbook manual charter schedule rules regulations code plan process notice annex appendix section article chapter politique procedure charte reglement guide annexe article chapitre'.split(' '),
+);
+
+/** Months and days, capitalised in English whatever they name: never a scope ("by 31 March", "on Saturdays"). */
+const CALENDAR = new Set(
+  'january february march april june july august september october november december monday mondays tuesday tuesdays wednesday wednesdays thursday thursdays friday fridays saturday saturdays sunday sundays'.split(' '),
+);
+
+/** Words a title leaves in lower case ("Terms and Conditions of Sale"). */
+const TITLE_FUNCTION_WORDS = new Set('a an and at by for from in of on or the to with de des du et la le les pour sur aux au en'.split(' '));
+
+/** A line written in title case: at least three words, every word but the function words capitalised (a table's cells and sentences are not titles). */
+function isTitle(words: readonly string[]): boolean {
+  const content = words.map((w) => w.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '')).filter((w) => w.length > 0 && !TITLE_FUNCTION_WORDS.has(w));
+  return content.length >= 3 && content.every((w) => /^[\p{Lu}\p{N}]/u.test(w));
 }
 
 /** The proper names a text holds (see `properNames`). */

@@ -1,5 +1,6 @@
 import { fingerprint } from '../answers/decide-question';
 import { foldedWords } from '../fold';
+import { contentStems } from '../stem';
 import type { Claim } from './claims';
 import { Modality, modalitiesConflict } from './modality';
 import { signatureBands, signatureCosine } from './node-signature';
@@ -89,7 +90,7 @@ export function findContradictions(claims: readonly Claim[], options: FindContra
   const bands = claims.map((c) => (vectorBand && c.signature ? signatureBands(c.signature) : []));
   claims.forEach((c, i) => {
     for (const s of [...informative[i], ...bands[i]]) {
-      const key = `${c.attribute}|${s}`;
+      const key = `${blockAttribute(c.attribute)}|${s}`;
       const list = index.get(key);
       if (list) list.push(i);
       else index.set(key, [i]);
@@ -113,13 +114,13 @@ export function findContradictions(claims: readonly Claim[], options: FindContra
     neighbours.clear();
     byVector.clear();
     for (const s of informative[a]) {
-      const key = `${ca.attribute}|${s}`;
+      const key = `${blockAttribute(ca.attribute)}|${s}`;
       const list = index.get(key)!;
       if (tooLarge(key, list)) continue;
       for (const b of list) if (b > a) neighbours.add(b);
     }
     for (const s of bands[a]) {
-      const key = `${ca.attribute}|${s}`;
+      const key = `${blockAttribute(ca.attribute)}|${s}`;
       const list = index.get(key)!;
       if (tooLarge(key, list)) continue;
       for (const b of list) if (b > a && !neighbours.has(b)) byVector.add(b);
@@ -128,6 +129,7 @@ export function findContradictions(claims: readonly Claim[], options: FindContra
     for (const b of neighbours) {
       const cb = claims[b];
       if (ca.documentId === cb.documentId || (!aTouches && !touching!.has(cb.documentId))) continue;
+      if (!sameAttribute(ca, cb)) continue;
       // Agreeing pairs are judged too: a sentence that agrees with one of the other document's sentences is not contradicted by a less similar one.
       const agree = ca.value.key === cb.value.key;
       if ((!agree && !differ(ca, cb)) || !sameScope(ca, cb)) continue;
@@ -182,7 +184,23 @@ export function informativeLimit(claimCount: number): number {
 
 /** The blocks a claim belongs to (attribute and subject stem): two claims are compared only when they share one. */
 export function blockKeys(claim: Pick<Claim, 'attribute' | 'subject' | 'signature'>): string[] {
-  return claimBlockStems(claim).map((s) => `${claim.attribute}|${s}`);
+  return claimBlockStems(claim).map((s) => `${blockAttribute(claim.attribute)}|${s}`);
+}
+
+/** Counts of any noun block together: "four on-call nights" and "6 nights on call" count one thing in other words. */
+function blockAttribute(attribute: string): string {
+  return attribute.startsWith('count:') ? 'count' : attribute;
+}
+
+/**
+ * One attribute: the same, or counts of nouns each side also names ("quatre nuits d'astreinte" and
+ * "6 astreintes de nuit": nights and on-call duties, both written on both sides).
+ */
+function sameAttribute(a: Claim, b: Claim): boolean {
+  if (a.attribute === b.attribute) return true;
+  if (!a.attribute.startsWith('count:') || !b.attribute.startsWith('count:')) return false;
+  const [na, nb] = [a.attribute.slice('count:'.length), b.attribute.slice('count:'.length)];
+  return a.subject.includes(nb) && b.subject.includes(na);
 }
 
 /** What blocks a claim with others of its attribute: its subject stems, and its signature's bands when it has one. */
@@ -222,7 +240,12 @@ function differ(a: Claim, b: Claim): boolean {
  * other side uses the qualifier too.
  */
 function sameScope(a: Claim, b: Claim): boolean {
-  if (a.scope.length > 0 && b.scope.length > 0 && !a.scope.some((x) => b.scope.includes(x))) return false;
+  // Days on both sides that never meet ("on weekdays" and a Saturday column) are two schedules.
+  const [da, db] = [daysOf(a), daysOf(b)];
+  if (da.size > 0 && db.size > 0 && ![...da].some((d) => db.has(d))) return false;
+  // Names on both sides: one side's all on the other ("Cork" and "Cork, Douglas"); "Clinical Governance Committee"
+  // and "People & Culture Committee" share a word, not a scope.
+  if (a.scope.length > 0 && b.scope.length > 0 && !a.scope.every((x) => b.scope.includes(x)) && !b.scope.every((x) => a.scope.includes(x))) return false;
   const qa = a.qualifiers ?? [];
   const qb = b.qualifiers ?? [];
   if (qa.length === 0 || qb.length === 0) return true;
@@ -234,16 +257,39 @@ function sameScope(a: Claim, b: Claim): boolean {
     if (!subjects.has(head)) continue;
     // A modifier the other side writes too, anywhere ("return items" and "return unused items"), or has too
     // (from its heading: "Standard refunds" above both), is no contrast.
-    const [fa, fb] = [modifiers(qa, head), modifiers(qb, head)];
+    const [fa, fb] = [modifiers(qa, head).map(singular), modifiers(qb, head).map(singular)];
     const [ma, mb] = [fa.filter((m) => !written(b, m) && !fb.includes(m)), fb.filter((m) => !written(a, m) && !fa.includes(m))];
     if (ma.length > 0 && mb.length > 0) return false;
   }
   return true;
 }
 
+/** Days of the week (1 = Monday) by the stems of the words that name them, in English and French. */
+const DAY_STEMS: ReadonlyMap<string, readonly number[]> = (() => {
+  const map = new Map<string, readonly number[]>();
+  const words: [string, number[]][] = [
+    ['monday lundi', [1]], ['tuesday mardi', [2]], ['wednesday mercredi', [3]], ['thursday jeudi', [4]], ['friday vendredi', [5]],
+    ['saturday saturdays samedi samedis', [6]], ['sunday sundays dimanche dimanches', [7]], ['weekday weekdays', [1, 2, 3, 4, 5]], ['weekend weekends', [6, 7]],
+  ];
+  for (const [list, days] of words) for (const w of list.split(' ')) for (const language of ['en', 'fr'] as const) for (const s of contentStems(w, language)) map.set(s, days);
+  return map;
+})();
+
+/** The days of the week a claim's subject names. */
+function daysOf(c: Claim): Set<number> {
+  const out = new Set<number>();
+  for (const s of c.subject) for (const d of DAY_STEMS.get(s) ?? []) out.add(d);
+  return out;
+}
+
 function written(c: Claim, word: string): boolean {
-  const words = new Set(foldedWords(c.text));
-  return foldedWords(word).every((w) => words.has(w));
+  const words = new Set(foldedWords(c.text).map(singular));
+  return foldedWords(word).every((w) => words.has(singular(w)));
+}
+
+/** A folded word without a plural's final s or x: "patients" and "patient" modify alike. */
+function singular(word: string): string {
+  return word.length > 3 ? word.replace(/[sx]$/u, '') : word;
 }
 
 /**

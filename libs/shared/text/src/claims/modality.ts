@@ -24,13 +24,13 @@ const NOT_FR = String.raw`(?:ne|n')\s*(?:\S+\s+){0,2}?`;
 /** Most specific first: a negated form is read before the word it negates. */
 const PATTERNS: Record<Language, [Modality, RegExp][]> = {
   en: [
-    ['optional', new RegExp(String.raw`\b(?:${BE_EN}\s+not\s+(?:required|mandatory|compulsory|obligatory|necessary|needed)|${BE_EN}\s+optional|(?:does|do|did)\s*(?:not|n't)\s+(?:need|have)\s+to|(?:need|needs)\s+not|(?:don't|doesn't)\s+(?:need|have)\s+to|optional)\b`, 'iu')],
+    ['optional', new RegExp(String.raw`\b(?:${BE_EN}\s+not\s+(?:required|mandatory|compulsory|obligatory|necessary|needed)|${BE_EN}\s+(?:optional|voluntary)|(?:does|do|did)\s*(?:not|n't)\s+(?:need|have)\s+to|(?:need|needs)\s+not|(?:don't|doesn't)\s+(?:need|have)\s+to|optional)\b`, 'iu')],
     ['forbidden', new RegExp(String.raw`\b(?:must\s+(?:not|never)|mustn't|may\s+not|shall\s+not|cannot|can\s*not|can't|${BE_EN}\s+(?:not\s+(?:allowed|permitted|authori[sz]ed)|never\s+(?:allowed|permitted)|prohibited|forbidden|banned)|never|prohibited|forbidden)\b`, 'iu')],
     ['required', new RegExp(String.raw`\b(?:must|shall|(?:has|have)\s+to|${BE_EN}\s+(?:required|mandatory|compulsory|obligatory)|always|mandatory|compulsory)\b`, 'iu')],
     ['permitted', new RegExp(String.raw`\b(?:may|${BE_EN}\s+(?:allowed|permitted|authori[sz]ed|free)\s+to|${BE_EN}\s+(?:allowed|permitted|authori[sz]ed))\b`, 'iu')],
   ],
   fr: [
-    ['optional', new RegExp(String.raw`(?:${NOT_FR}${BE_FR}?\s*pas\s+(?:obligatoires?|requise?s?|nécessaires?|exigée?s?)|facultati(?:f|ve)s?|optionnel(?:le)?s?|${NOT_FR}(?:est|sont)\s+pas\s+tenue?s?\s+de)`, 'iu')],
+    ['optional', new RegExp(String.raw`(?:${NOT_FR}${BE_FR}?\s*pas\s+(?:obligatoires?|requise?s?|nécessaires?|exigée?s?)|facultati(?:f|ve)s?|optionnel(?:le)?s?|\bsur\s+la\s+base\s+du\s+volontariat\b|\bvolontaires?\b|\bnon\s+obligatoires?\b|${NOT_FR}(?:est|sont)\s+pas\s+tenue?s?\s+de)`, 'iu')],
     ['forbidden', new RegExp(String.raw`(?:${NOT_FR}(?:doit|doivent|peut|peuvent|pourra|pourront)\s+(?:pas|jamais)|${NOT_FR}${BE_FR}\s+(?:pas|jamais)\s+(?:autorisée?s?|permise?s?)|interdite?s?|prohibée?s?|\bjamais\b)`, 'iu')],
     ['required', new RegExp(String.raw`(?:\b(?:doit|doivent|devra|devront)\b|obligatoires?|\b${BE_FR}\s+(?:requise?s?|exigée?s?|tenue?s?\s+de)|\btoujours\b|\bil\s+faut\b)`, 'iu')],
     ['permitted', new RegExp(String.raw`(?:autorisée?s?|\bpermise?s?\b|\b(?:peut|peuvent|pourra|pourront)\b)`, 'iu')],
@@ -48,13 +48,22 @@ export interface ModalityReading {
 /** The modality a sentence states, the most specific reading first (see `Modality`), or undefined. */
 export function readModality(text: string, language: Language): ModalityReading | undefined {
   for (const [modality, pattern] of PATTERNS[language]) {
-    const m = pattern.exec(text);
-    if (m) return { modality, text: m[0].trim(), start: m.index, end: m.index + m[0].length };
+    for (const m of text.matchAll(new RegExp(pattern.source, `${pattern.flags}g`))) {
+      // "A clinician who cannot be vaccinated must wear a mask": the relative clause describes who, the rule is "must".
+      if (RELATIVE_BEFORE[language].test(text.slice(0, m.index))) continue;
+      return { modality, text: m[0].trim(), start: m.index, end: m.index + m[0].length };
+    }
   }
   return undefined;
 }
 
+/** A relative pronoun just before a modal word (one word between at most): the modal is the clause's, not the sentence's rule. */
+const RELATIVE_BEFORE: Record<Language, RegExp> = {
+  en: /\b(?:who|which|that|whom)\s+(?:\p{L}+\s+)?$/iu,
+  fr: /(?:\bqui|\bque|\bqu['’]|\bdont)\s*(?:\p{L}+\s+)?$/iu,
+};
+
 /** Words that carry a modality, left out of what a modality claim is about (so "mandatory" and "optional" do not count as its subject). */
 export const MODAL_WORDS = new Set(
-  'must shall may might never always required require requires mandatory compulsory obligatory optional necessary needed need needs allowed allow permitted permit authorised authorized prohibited forbidden banned free cannot doit doivent devra devront peut peuvent pourra pourront jamais toujours obligatoire obligatoires requis requise requises exige exigee facultatif facultative facultatifs optionnel optionnelle interdit interdite interdits interdites autorise autorisee autorises autorisees permis permise tenu tenue faut'.split(' '),
+  'must shall may might never always required require requires mandatory compulsory obligatory optional voluntary volontaire volontaires volontariat necessary needed need needs allowed allow permitted permit authorised authorized prohibited forbidden banned free cannot doit doivent devra devront peut peuvent pourra pourront jamais toujours obligatoire obligatoires requis requise requises exige exigee facultatif facultative facultatifs optionnel optionnelle interdit interdite interdits interdites autorise autorisee autorises autorisees permis permise tenu tenue faut'.split(' '),
 );
