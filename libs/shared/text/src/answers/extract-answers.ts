@@ -1,5 +1,6 @@
 import { foldedWords, foldText } from '../fold';
 import { hasNegation } from '../negation';
+import { canBeName, properNames } from '../claims/claims';
 import { stem } from '../stem';
 import { stopwordsOf } from '../stopwords';
 import { extractValues, TypedValue, ValueKind } from '../values';
@@ -52,8 +53,10 @@ export function extractAnswers(question: string, passages: readonly Passage[], p
   const weights = termWeights(profile, passages);
   if (unknownSubjectShare(profile, weights) > EXTRACTION.maxUnknownSubject) return [];
   const sharedNames = namesSharedByMostDocuments(passages);
+  const elsewhere = documentsAboutOtherNames(question, passages);
   const out: ExtractedAnswer[] = [];
   for (const passage of passages) {
+    if (elsewhere.has(passage.documentId)) continue;
     const segs = segments(passage.text);
     const context = contextStems(passage, segs, profile.language);
     const passageStems = new Set(stemsOf(passage.text, profile.language));
@@ -186,7 +189,9 @@ function answersIn(seg: Segment, passage: Passage, profile: QuestionProfile, cov
   );
   // "What is the monthly budget": an amount per kilometre or per night does not answer it.
   const period = questionRate(profile);
-  const answering = period ? values.filter((v) => v.kind !== 'amount' || [period, ''].includes(rateOf(seg.text, v))) : values;
+  const rated = period ? values.filter((v) => v.kind !== 'amount' || [period, ''].includes(rateOf(seg.text, v))) : values;
+  // "How often": a frequency answers; a duration beside it is how long something lasts ("Every 12 months | 3 hours").
+  const answering = rated.some((v) => v.kind === 'recurrence') ? rated.filter((v) => v.kind !== 'duration') : rated;
   if (answering.length === 0) return [];
   return clauses(seg.text, answering, anchorsOf(seg.text, profile)).map((clause, i) => {
     const scope = scopeOf(seg.text, clause.from, clause.to, profile, sharedNames, clause.values);
@@ -226,7 +231,12 @@ function yearKey(v: TypedValue): string {
 function rateOf(text: string, value: TypedValue): string {
   if (value.kind !== 'amount') return '';
   const m = /^\s*(?:per|a|an|each|every|\/|par|chaque)\s*(?:calendar\s+|working\s+)?([\p{L}]+)/iu.exec(text.slice(value.end));
-  const unit = m ? RATE_UNITS[foldText(m[1]).replace(/s$/u, '')] : undefined;
+  // A table row may say the rate in its first cell: "| Weekday on-call (per night) | EUR 85 |".
+  const row = text.replace(/^\s*\|/u, '');
+  const firstCell = row.split('|')[0];
+  const cell = !m && row.includes('|') && value.start >= text.length - row.length + firstCell.length ? /\b(?:per|par|chaque)\s+([\p{L}]+)/iu.exec(firstCell) : null;
+  const word = m?.[1] ?? cell?.[1];
+  const unit = word ? RATE_UNITS[foldText(word).replace(/s$/u, '')] : undefined;
   return unit ? `/${unit}` : '';
 }
 
@@ -323,6 +333,63 @@ function scopeOf(text: string, from: number, to: number, profile: QuestionProfil
   const group = /\b(?:for|pour|les|des)\s+(?:the\s+|all\s+|les\s+)?(?:[\p{L}-]+\s+)?(part[- ]time|full[- ]time|temps partiel|temps plein|interns?|contractors?|managers?|executives?|apprentices?|stagiaires?|cadres?)\b/giu;
   for (const m of clause.matchAll(group)) add(m[1]);
   return [...scope].sort();
+}
+
+/**
+ * Documents about another named thing than the question's: the question names something ("the Dublin
+ * clinic") that none of the document's retrieved passages nor its name mention, while its name names
+ * a sibling of it ("Cork Clinic - Site Guide"): a name written beside the asked one somewhere in the
+ * passages ("Dublin and Cork", two rows of one table). Its figures are that sibling's. A brand and its
+ * product ("Northwind jackets", "Summit jacket") are no siblings: the product sheet still answers.
+ */
+function documentsAboutOtherNames(question: string, passages: readonly Passage[]): Set<string> {
+  const out = new Set<string>();
+  const asked = new Set(
+    question
+      .split(/\s+/u)
+      .slice(1)
+      .map((w) => w.replace(/^[^\p{L}]+|[^\p{L}]+$/gu, '').replace(/['’]s$/u, ''))
+      .filter((w) => /^\p{Lu}\p{Ll}{2,}/u.test(w))
+      .map((w) => foldText(w))
+      .filter((w) => canBeName(w)),
+  );
+  if (asked.size === 0) return out;
+  const siblings = siblingNames(passages);
+  const byDocument = new Map<string, Passage[]>();
+  for (const p of passages) byDocument.set(p.documentId, [...(byDocument.get(p.documentId) ?? []), p]);
+  for (const [documentId, own] of byDocument) {
+    const title = own[0].documentName ?? '';
+    const words = new Set(foldedWords([title, ...own.map((p) => p.text)].join(' ')));
+    if ([...asked].some((w) => words.has(w))) continue;
+    const named = properNames(own.map((p) => p.text));
+    if (foldedWords(title).some((w) => named.has(w) && [...asked].some((a) => siblings.has(`${a}|${w}`)))) out.add(documentId);
+  }
+  return out;
+}
+
+/** Pairs of names written as alternatives ("Dublin and Cork", "Paris, London", the first cells of two rows of one table), as `a|b` both ways. */
+function siblingNames(passages: readonly Passage[]): Set<string> {
+  const out = new Set<string>();
+  const add = (a: string, b: string) => {
+    if (a === b) return;
+    out.add(`${a}|${b}`).add(`${b}|${a}`);
+  };
+  const name = String.raw`\p{Lu}\p{Ll}{2,}`;
+  const pair = new RegExp(String.raw`(${name})(?:\s*\([^)]*\))?\s*(?:,|\band\b|\bet\b|\bor\b|\bou\b|&)\s*(?:the\s+)?(${name})`, 'gu');
+  for (const p of passages) {
+    for (const m of p.text.matchAll(pair)) add(foldText(m[1]), foldText(m[2]));
+    // The first word of each row's first cell, within one table.
+    let rows: string[] = [];
+    for (const line of [...p.text.split('\n'), '']) {
+      const first = /^\s*\|?\s*(\p{Lu}\p{Ll}{2,})[^|]*\|/u.exec(line);
+      if (first) rows.push(foldText(first[1]));
+      else {
+        for (let i = 0; i < rows.length; i++) for (let j = i + 1; j < rows.length; j++) add(rows[i], rows[j]);
+        rows = [];
+      }
+    }
+  }
+  return out;
 }
 
 /** Capitalised words found in most documents (the company's or the product line's name): never a scope. */

@@ -172,6 +172,47 @@ describe('question analysis (extraction and decision)', () => {
   });
 });
 
+describe('question analysis on documents it had never seen (causes found on tools/eval/third-corpus)', () => {
+  it('asks for a year only when the question does ("in which year"), not for a date "from the previous year"', () => {
+    expect(profileQuestion('In which year was the clinic opened?').expected).toMatchObject({ byYear: true });
+    expect(profileQuestion('By what date must the days carried over from the previous year be used?').expected).toMatchObject({ byYear: false });
+  });
+
+  it('answers "how often" with the frequency, not with the duration beside it ("Every 12 months | 3 hours")', () => {
+    const outcome = analyse('How often do clinical staff renew their Basic Life Support training?', [
+      passage('kd_a', 'Course | Staff | Renewal | Format\n| --- | --- | --- | --- |\n| Basic Life Support training | Clinical staff | Every 12 months | Face-to-face, 3 hours |', { documentName: 'Training matrix' }),
+      passage('kd_b', 'Clinical staff must renew their Basic Life Support training every year.', { documentName: 'Handbook' }),
+    ]);
+    expect(outcome.outcome).toBe('NO_CONFLICT');
+    expect(outcome.groups.map((g) => g.key)).toEqual(['recurrence:P1Y']);
+  });
+
+  it('reads the rate a table row gives in its first cell ("Weekday on-call (per night) | EUR 85")', () => {
+    const answers = extractAnswers('How much is a weekday on-call night paid?', [
+      passage('kd_a', 'Allowance | Rate\n| --- | --- |\n| Weekday on-call paid (per night) | EUR 85 |', { documentName: 'Allowances' }),
+      passage('kd_b', 'Weekday on-call is paid at a flat rate of 95 euros per night.', { documentName: 'Handbook' }),
+    ]);
+    expect(answers.map((a) => a.key).sort()).toEqual(['amount:EUR:85/night', 'amount:EUR:95/night']);
+  });
+
+  it("leaves out a document about a sibling of the asked name (the Cork clinic's guide for a Dublin question), not a brand's product sheet", () => {
+    const hours = [
+      passage('kd_a', 'Site | Saturday\n| --- | --- |\n| Dublin (Ranelagh) | 09:00-13:00 |\n| Cork (Douglas) | 10:00-14:00 |', { documentName: 'Clinic opening hours' }),
+      passage('kd_b', 'Our Cork clinic is open to patients on Saturdays from 10:00 to 14:00.', { documentName: 'Cork clinic: site guide' }),
+    ];
+    const dublin = analyse('What are the Dublin clinic opening hours on Saturdays?', hours);
+    expect(dublin.groups.flatMap((g) => g.answers.map((a) => a.documentId))).not.toContain('kd_b');
+    const warranty = analyse('How long is the warranty on Northwind jackets?', [
+      passage('kd_a', 'All Northwind products, including jackets and Summit tents, carry a two-year warranty.', { documentName: 'Warranty claims' }),
+      passage('kd_b', 'Warranty: the Summit jacket carries a 3-year warranty on materials.', { documentName: 'Summit jacket: product sheet' }),
+      // The brand is in most documents, as in a real repository.
+      passage('kd_c', 'Northwind gift cards are valid for one year.', { documentName: 'Gift cards' }),
+      passage('kd_d', 'Northwind stores open at 9:00.', { documentName: 'Stores' }),
+    ]);
+    expect(warranty.groups.flatMap((g) => g.answers.map((a) => a.documentId))).toContain('kd_b');
+  });
+});
+
 describe('selectPassages', () => {
   it('keeps at most three passages a document, the answering one first even when retrieval ranked it lower', () => {
     const candidates = [

@@ -306,7 +306,12 @@ export function properNames(texts: Iterable<string>): Set<string> {
       }
     }
   }
-  return new Set([...upper.keys()].filter((w) => !lower.has(w) && !CALENDAR.has(w) && !DOCUMENT_KINDS.has(w)));
+  return new Set([...upper.keys()].filter((w) => !lower.has(w) && canBeName(w)));
+}
+
+/** False for a folded word that is capitalised whatever it names: a month, a day, a kind of document ("these Terms"). */
+export function canBeName(word: string): boolean {
+  return !CALENDAR.has(word) && !DOCUMENT_KINDS.has(word);
 }
 
 /** Kinds of documents, capitalised when a document names itself ("under these Terms", "this Policy"): not a scope. */
