@@ -98,4 +98,10 @@ describe('full-audit evaluation through the repository (rule-based judge, Postgr
     expect(raised).toEqual([]);
     expect(found.length).toBeGreaterThanOrEqual(6);
   }, 180000);
+
+  it('fourth corpus (written blind, never tuned on): reported', async () => {
+    const { raised, total } = await scanKeyed('fourth-corpus');
+    expect(total).toBe(10);
+    expect(raised.length).toBeLessThanOrEqual(2);
+  }, 180000);
 });
