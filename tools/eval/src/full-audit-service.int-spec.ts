@@ -99,9 +99,10 @@ describe('full-audit evaluation through the repository (rule-based judge, Postgr
     expect(found.length).toBeGreaterThanOrEqual(6);
   }, 180000);
 
-  it('fourth corpus (written blind, never tuned on): reported', async () => {
-    const { raised, total } = await scanKeyed('fourth-corpus');
-    expect(total).toBe(10);
-    expect(raised.length).toBeLessThanOrEqual(2);
+  it('fourth corpus (written blind; 6/10 and 16 findings at its first measurement, then the general causes fixed)', async () => {
+    const { found, raised } = await scanKeyed('fourth-corpus');
+    expect(found.length).toBeGreaterThanOrEqual(7);
+    // V7, a bus schedule's row against the tram manual: only the documents' titles tell the vehicles apart.
+    expect(raised.length).toBeLessThanOrEqual(1);
   }, 180000);
 });

@@ -166,5 +166,30 @@ describe('full-audit claims and the rule-based judge', () => {
       expect(pairs('The Clinical Governance Committee reviews the incident policy every month.', 'The People Culture Committee reviews the incident policy every two years.', committees)).toEqual([]);
       expect(pairs('Self-pay patients booking a day procedure pay a deposit of 30% of the quoted fee.', 'When a self-pay patient books a day procedure, a deposit equal to 25% of the quoted price is taken.')).toEqual([['25%', '30%']]);
     });
+
+    it("reads no date out of a document's own approval or edition line, whatever its wording", () => {
+      expect(claimsOf('kd_a', 'Human Resources - Policy HR-04, version 6, approved 1 January 2025')).toEqual([]);
+      expect(claimsOf('kd_a', 'Operations Department - Edition 7, approved by the Head of Operations on 6 January 2025')).toEqual([]);
+      expect(extractClaims({ id: 'kn_fr3', documentId: 'kd_a', text: 'Direction du dépôt de Saint-Aubin - édition janvier 2025' }, { language: 'fr' })).toEqual([]);
+      expect(extractClaims({ id: 'kn_fr4', documentId: 'kd_a', text: 'Version 4, approuvée par la direction du dépôt en septembre 2024' }, { language: 'fr' })).toEqual([]);
+      // A date that is a rule stays a claim.
+      expect(claimsOf('kd_a', 'From 1 March 2025, new fares will apply on all buses.').map((c) => c.attribute)).toEqual(['date']);
+    });
+
+    it('reads no length of time in "a day ticket", and leaves "at least" and "without" out of what a value is about', () => {
+      expect(claimsOf('kd_a', 'Children pay EUR 3.20 for a day ticket.').map((c) => c.attribute)).toEqual(['amount:EUR']);
+      expect(claimsOf('kd_a', 'Refunds are issued within a day of the request.').map((c) => c.attribute)).toEqual(['duration']);
+      const [rest] = claimsOf('kd_a', 'Weekly rest: at least 45 consecutive hours.');
+      expect(rest.subject).not.toContain('least');
+      const [fare] = claimsOf('kd_a', 'Passengers without a valid ticket pay EUR 80.');
+      expect(fare.subject).not.toContain('without');
+    });
+
+    it('counts a shared name once however many words it has, and prefers the row qualified as the sentence is ("a valid ticket")', () => {
+      const office = new Set(['central', 'ticket', 'office']);
+      expect(pairs('Collect the card at the Central Ticket Office within five working days.', 'Penalty fares are paid at the Central Ticket Office within 14 days.', office)).toEqual([]);
+      const table = '## Penalty fare schedule\n\n| Offence | Penalty fare |\n| --- | --- |\n| Travelling without a valid ticket | EUR 60 |\n| Ticket not validated on boarding | EUR 25 |';
+      expect(pairs(table, 'Passengers found without a valid ticket are charged a penalty fare of EUR 80.')).toEqual([['EUR 60', 'EUR 80']]);
+    });
   });
 });

@@ -58,6 +58,9 @@ export interface Claim {
  */
 export const CLAIMS_VERSION = 4;
 
+/** Words that bound or repeat a figure ("at least", "every") or join its terms ("without"), rather than say what it is about. */
+const BOUND_WORDS = 'least less fewer every each exceed exceeding exceeds without moins plus chaque sans'.split(' ');
+
 /** Kinds whose values two documents can disagree on; year-less dates and bare numbers without a counted noun are left out. */
 const CHECKABLE: ReadonlySet<string> = new Set(['amount', 'percentage', 'duration', 'quantity', 'time-range', 'time', 'recurrence', 'date', 'date-range', 'number']);
 /** Reading values is slow (Microsoft's recognizers, ~15 ms a sentence): only sentences with a figure or a number word are read. */
@@ -72,7 +75,8 @@ const UNIVERSAL = /\b(?:all|every|each|any|tous\s+les|toutes\s+les|chaque|tout)\
  */
 export function extractClaims(passage: Passage, options: { language?: Language; names?: ReadonlySet<string>; entity?: readonly string[] } = {}): Claim[] {
   const { language = detectLanguage(passage.text), names = new Set<string>(), entity = [] } = options;
-  const modal = new Set([...MODAL_WORDS].flatMap((w) => contentStems(w, language)));
+  // Modal words and the words that bound a figure ("at least", "every", "au moins") say nothing of what it is about.
+  const modal = new Set([...MODAL_WORDS, ...BOUND_WORDS].flatMap((w) => contentStems(w, language)));
   const out: Claim[] = [];
   let heading: string[] = [];
   // The qualified words of the current heading and of those above it ("IT service desk" > "Opening hours"): they scope its sentences too.
@@ -219,6 +223,8 @@ function checkableValues(text: string, language: Language): CheckableValue[] {
       else if (ANNUAL_DATE.test(v.key)) out.push({ ...v, attribute: 'annual-date' });
       continue;
     }
+    // "A day ticket", "une semaine type": a unit with an article before a noun names a kind of thing, not a length of time.
+    if (v.kind === 'duration' && /^(?:a|an|one|un|une)\s+\p{L}+$/iu.test(v.text.trim()) && /^\s+\p{L}/u.test(text.slice(v.end)) && !/^\s+(?:of|per|before|after|in|to|and|or|from|ago|later|earlier|at|on|for|de|d['’]|avant|après|à|au|et|ou|par|pour)\b/iu.test(text.slice(v.end))) continue;
     // A figure glued to a capital letter is a grade or a size ("30D" nylon, "4K", "5G"), not a duration.
     if (v.kind === 'duration' && /^\d+(?:[.,]\d+)?\p{Lu}$/u.test(v.text)) continue;
     out.push({ ...v, attribute: attributeOf(v) });
@@ -226,8 +232,9 @@ function checkableValues(text: string, language: Language): CheckableValue[] {
   return out;
 }
 
-/** A sentence about a document's own version or revision, in English or French. */
-const DOCUMENT_HISTORY = /\b(?:version|v|rev(?:ision)?\.?|révision)\s*\d+(?:\.\d+)+|\blast\s+(?:updated|reviewed|revised)\b|\b(?:mis|mise)\s+à\s+jour\b|\bdernière\s+(?:mise\s+à\s+jour|révision)\b/iu;
+/** A sentence about a document's own version, revision, edition or approval ("Policy HR-04, version 6, approved 1 January 2025"), in English or French. */
+const DOCUMENT_HISTORY =
+  /(?<!\p{L})(?:version|rev(?:ision)?\.?|révision|edition|édition)\s*\d+(?:\.\d+)*(?!\p{L})|\bv\s*\d+(?:\.\d+)+|\blast\s+(?:updated|reviewed|revised)\b|\b(?:approved|adopted)\s+(?:by\s+[^.;]{1,80}?\s+)?(?:on\s+|in\s+)?\d{1,2}\s+\p{L}+\s+\d{4}\b|\b(?:mis|mise)\s+à\s+jour(?!\p{L})|\bdernière\s+(?:mise\s+à\s+jour|révision)(?!\p{L})|(?<!\p{L})approuvée?s?(?!\p{L})|(?<!\p{L})édition\s+(?:de\s+|d['’])?\p{L}+\s+\d{4}\b/iu;
 
 /** A word after a year that makes the year a date's, not an edition's: "in 2025 the", "31 March 2026". */
 const DATE_BEFORE_YEAR = /(?:\b(?:in|since|until|till|from|by|before|after|during|of|to|en|depuis|jusqu'en|jusqu’en|avant|après|de|dès|au|du|le|la|janvier|février|fevrier|mars|avril|mai|juin|juillet|août|aout|septembre|octobre|novembre|décembre|decembre|january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)|\d)\s*$/iu;

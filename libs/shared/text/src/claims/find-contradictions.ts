@@ -106,6 +106,7 @@ export function findContradictions(claims: readonly Claim[], options: FindContra
   }
 
   const candidates: ClaimContradiction[] = [];
+  const closeness: number[] = [];
   const agreeing = new Set<number>();
   const neighbours = new Set<number>();
   const byVector = new Set<number>();
@@ -135,15 +136,22 @@ export function findContradictions(claims: readonly Claim[], options: FindContra
       if ((!agree && !differ(ca, cb)) || !sameScope(ca, cb)) continue;
       // A proper name both claims are limited to counts as a shared word (the Ember 1 stove's price).
       const names = ca.scope.filter((n) => cb.scope.includes(n));
-      const common = [...[...informative[a]].filter((s) => informative[b].has(s)), ...names];
-      if (common.length + names.length < CLAIM_JUDGE.minSharedStems) continue;
+      const words = [...informative[a]].filter((s) => informative[b].has(s));
+      const common = [...words, ...names];
+      // A name both are limited to weighs two words, however many words it is written with ("Central Ticket Office").
+      const named = Math.min(names.length, 1);
+      if (words.length + 2 * named < CLAIM_JUDGE.minSharedStems) continue;
       // Overlap coefficient: a long sentence and a short one about the same thing still match.
-      const similarity = common.length / Math.max(1, Math.min(informative[a].size, informative[b].size) + names.length);
+      const similarity = (words.length + named) / Math.max(1, Math.min(informative[a].size, informative[b].size) + named);
       if (similarity < (ca.attribute === 'date' ? CLAIM_JUDGE.minDateSimilarity : CLAIM_JUDGE.minSubjectSimilarity)) continue;
       const [sa, sb] = [stated.get(sentenceOf(ca))!, stated.get(sentenceOf(cb))!];
       if (!agree && [...sa].some((k) => sb.has(k))) continue;
       const pair: [Claim, Claim] = ca.documentId < cb.documentId ? [ca, cb] : [cb, ca];
       if (agree) agreeing.add(candidates.length);
+      // Between candidates, the pair whose subjects also differ least comes first (Jaccard): a short subject inside a long one is not closer than a long match.
+      // Words qualified alike on both sides ("a valid ticket") bring them closer still.
+      const alike = (ca.qualifiers ?? []).filter((q) => (cb.qualifiers ?? []).includes(q)).length;
+      closeness.push((similarity + (words.length + named) / Math.max(1, informative[a].size + informative[b].size - words.length + named)) / 2 + 0.02 * Math.min(alike, 5));
       candidates.push({ fingerprint: claimPairFingerprint(ca, cb), attribute: ca.attribute, shared: common.sort(), similarity, claims: pair, subject: '', explanation: '', companionQuestions: [] });
     }
   });
@@ -154,7 +162,7 @@ export function findContradictions(claims: readonly Claim[], options: FindContra
   const keys = candidates.map(contentKey);
   const order = candidates
     .map((_, i) => i)
-    .sort((i, j) => candidates[j].similarity - candidates[i].similarity || Number(agreeing.has(j)) - Number(agreeing.has(i)) || compareText(keys[i], keys[j]) || compareText(candidates[i].fingerprint, candidates[j].fingerprint));
+    .sort((i, j) => closeness[j] - closeness[i] || Number(agreeing.has(j)) - Number(agreeing.has(i)) || compareText(keys[i], keys[j]) || compareText(candidates[i].fingerprint, candidates[j].fingerprint));
   const used = new Set<string>();
   const out: ClaimContradiction[] = [];
   for (const i of order) {
