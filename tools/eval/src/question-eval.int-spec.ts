@@ -136,6 +136,11 @@ describe('question analysis evaluation (rule-based analyzer, PostgreSQL)', () =>
     expect(scored.conflict_decision.mcc).toBeGreaterThan(0);
   }, 300000);
 
+  it('fifth corpus (written blind, measured once, never tuned on): reported', async () => {
+    const scored = await heldOut('fifth-corpus');
+    expect(scored.results).toHaveLength(21);
+  }, 300000);
+
   it('RAMDocs development split: beats both trivial baselines on MCC and on answer-group pairwise F1', async () => {
     const { instanceId } = await app.get(CreateRepositoryInstance).execute({ organizationId: 'org_eval', name: 'RAMDocs' });
     const started = Date.now();
