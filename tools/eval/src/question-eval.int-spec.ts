@@ -131,9 +131,9 @@ describe('question analysis evaluation (rule-based analyzer, PostgreSQL)', () =>
     expect(scored.conflict_decision.mcc).toBeGreaterThan(0.25);
   }, 300000);
 
-  it('fourth corpus (written blind, never tuned on): decisions beat always-conflict', async () => {
+  it('fourth corpus (written blind; MCC 0.139 at its first measurement, then the general causes fixed): decisions beat always-conflict', async () => {
     const scored = await heldOut('fourth-corpus');
-    expect(scored.conflict_decision.mcc).toBeGreaterThan(0);
+    expect(scored.conflict_decision.mcc).toBeGreaterThan(0.3);
   }, 300000);
 
   it('fifth corpus (written blind, measured once, never tuned on): reported', async () => {

@@ -50,7 +50,7 @@ export function groupAnswers(answers: readonly ExtractedAnswer[]): AnswerGroup[]
   const ordered = [...answers].sort((a, b) => b.confidence - a.confidence || a.key.localeCompare(b.key) || a.passageId.localeCompare(b.passageId));
   for (const answer of ordered) {
     const stems = new Set(answer.kind === 'named' ? answer.key.slice('named:'.length).split(' ') : [answer.key]);
-    const home = groups.find((g) => (answer.kind === 'named' ? similarNames(g.stems, stems) : g.key === answer.key));
+    const home = groups.find((g) => (answer.kind === 'named' ? similarNames(g.stems, stems) : g.key === answer.key || oneWithinOther(g.key, answer.key)));
     if (home) {
       home.answers.push(answer);
       continue;
@@ -60,6 +60,14 @@ export function groupAnswers(answers: readonly ExtractedAnswer[]): AnswerGroup[]
   return groups
     .map((g) => ({ key: g.key, display: g.answers[0].display, answers: g.answers }))
     .sort((a, b) => distinctDocuments(b) - distinctDocuments(a) || a.key.localeCompare(b.key));
+}
+
+/** Values of one sentence read together ("10:00-16:00+14:00") hold the other's ("10:00-16:00"): the sentence says that too, and more. */
+function oneWithinOther(a: string, b: string): boolean {
+  const [pa, pb] = [a.split('+'), b.split('+')];
+  if (pa.length === pb.length) return false;
+  const [small, large] = pa.length < pb.length ? [pa, new Set(pb)] : [pb, new Set(pa)];
+  return small.every((k) => large.has(k));
 }
 
 function similarNames(a: Set<string>, b: Set<string>): boolean {

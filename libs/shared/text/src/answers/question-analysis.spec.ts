@@ -195,6 +195,19 @@ describe('question analysis on documents it had never seen (causes found on tool
     expect(answers.map((a) => a.key).sort()).toEqual(['amount:EUR:85/night', 'amount:EUR:95/night']);
   });
 
+  it('asks a discount as a percentage or an amount', () => {
+    expect(profileQuestion('What discount do passengers aged 65 or over get on their fares?').expected).toMatchObject({ form: 'value', kinds: expect.arrayContaining(['percentage', 'amount']) });
+  });
+
+  it('groups a sentence stating two values with one stating one of them: it says that too', () => {
+    const outcome = analyse('What are the opening hours of the Lost Property Office?', [
+      passage('kd_a', 'The Lost Property Office is open from 10:00 to 16:00.', { documentName: 'Lost property' }),
+      passage('kd_b', 'The Lost Property Office opening hours are 10:00 to 16:00, with a break at 14:00.', { documentName: 'Charter' }),
+    ]);
+    expect(outcome.outcome).toBe('NO_CONFLICT');
+    expect(outcome.groups).toHaveLength(1);
+  });
+
   it("leaves out a document about a sibling of the asked name (the Cork clinic's guide for a Dublin question), not a brand's product sheet", () => {
     const hours = [
       passage('kd_a', 'Site | Saturday\n| --- | --- |\n| Dublin (Ranelagh) | 09:00-13:00 |\n| Cork (Douglas) | 10:00-14:00 |', { documentName: 'Clinic opening hours' }),

@@ -70,6 +70,8 @@ const FRAMING = new Set(
 const DURATION = /\b(how long|how many (?:[\w-]+ ){0,2}(?:days|weeks|months|years|hours|minutes)|how soon|within how|how often|how frequently|combien de (?:jours|semaines|mois|ans|annees|heures|minutes)|quel(?:le)? (?:est (?:le|la) )?(?:delai|duree|frequence)|deadline|time limit|delai|duree)\b/u;
 const EVERY = /\b(how often|how frequently|every how|a quelle frequence|tous les combien)\b/u;
 const PERCENT = /\b(percentage|percent|what share|what proportion|quel pourcentage|pourcentage|taux|rate)\b/u;
+/** A discount or a reduction is stated as a percentage or as an amount. */
+const DISCOUNT = /\b(discount|discounts|reduction|reductions|reduced|remise|remises|rabais)\b/u;
 const AMOUNT = /\b(price|cost|costs|fee|fees|charge|pay|paid(?! (?!for|to|by|in|on|per|at|back|out)[a-z])|reimburs\w*|refund\w* (?:up to|above)|budget|allowance|amount|salary|spend|spending|prix|cout|couts|montant|tarif|rembours\w*|plafond|budget|salaire|eur|euros?|usd|dollars?)\b/u;
 const WEIGHT = /\b(weigh|weighs|weight|heavy|poids|pese)\b/u;
 const BY_YEAR = /\b(?:which|what|in which|quelle|en quelle)\s+(?:year|annee)\b|^(?:year|annee)\b|^when (?:was|were|did) .*\b(built|founded|established|formed|created|opened|completed|constructed|released|published|launched|started|begin|began|start|debut\w*|incorporated|erected|introduced)\b/u;
@@ -131,6 +133,7 @@ function expectedAnswer(q: string): ExpectedAnswer {
   if (EVERY.test(q)) ['recurrence', 'duration'].forEach((k) => kinds.add(k as ValueKind));
   if (DURATION.test(q)) kinds.add('duration');
   if (PERCENT.test(q)) kinds.add('percentage');
+  if (DISCOUNT.test(q)) ['percentage', 'amount'].forEach((k) => kinds.add(k as ValueKind));
   if (AMOUNT.test(q)) kinds.add('amount');
   if (WEIGHT.test(q)) kinds.add('quantity');
   if (TIME.test(q) && !DURATION.test(q)) ['time-range', 'time'].forEach((k) => kinds.add(k as ValueKind));
