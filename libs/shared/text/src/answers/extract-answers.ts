@@ -332,6 +332,8 @@ function scopeOf(text: string, from: number, to: number, profile: QuestionProfil
   if (opening && !valueText.includes(opening[1])) add(opening[1]);
   const group = /\b(?:for|pour|les|des)\s+(?:the\s+|all\s+|les\s+)?(?:[\p{L}-]+\s+)?(part[- ]time|full[- ]time|temps partiel|temps plein|interns?|contractors?|managers?|executives?|apprentices?|stagiaires?|cadres?)\b/giu;
   for (const m of clause.matchAll(group)) add(m[1]);
+  // A kind of contract limits a statement wherever it is written ("Full-time employees are entitled to 25 days").
+  for (const m of clause.matchAll(/(?<!\p{L})(part[- ]time|full[- ]time|temps partiel|temps plein|à temps partiel|à temps plein)(?!\p{L})/giu)) add(m[1]);
   return [...scope].sort();
 }
 

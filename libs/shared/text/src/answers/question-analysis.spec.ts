@@ -195,6 +195,14 @@ describe('question analysis on documents it had never seen (causes found on tool
     expect(answers.map((a) => a.key).sort()).toEqual(['amount:EUR:85/night', 'amount:EUR:95/night']);
   });
 
+  it('keeps a kind of contract as the scope of a statement wherever it is written ("Full-time employees are entitled to 25 days")', () => {
+    const outcome = analyse('How many days of annual leave does a part-time employee get?', [
+      passage('kd_a', 'Full-time employees are entitled to 25 days of paid annual leave.', { documentName: 'Handbook' }),
+      passage('kd_b', 'Entitlement | Days\n| --- | --- |\n| Part-time employees, annual leave | 15 days |', { documentName: 'Annual leave policy' }),
+    ]);
+    expect(outcome.outcome).toBe('NO_CONFLICT');
+  });
+
   it('asks a discount as a percentage or an amount', () => {
     expect(profileQuestion('What discount do passengers aged 65 or over get on their fares?').expected).toMatchObject({ form: 'value', kinds: expect.arrayContaining(['percentage', 'amount']) });
   });
