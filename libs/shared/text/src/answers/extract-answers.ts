@@ -26,6 +26,8 @@ export const EXTRACTION = {
   related: 0.8,
   inHeading: 0.7,
   inPassage: 0.45,
+  /** A name of the question in another retrieved passage of the same document (its scope section: "applies to the Irish sites"). */
+  inDocument: 0.3,
   /** Weight of a framing term ("price", "days") against a subject term. */
   framingWeight: 0.35,
   /** Largest share of the question's subject words that may be absent from every retrieved document. */
@@ -54,6 +56,12 @@ export function extractAnswers(question: string, passages: readonly Passage[], p
   if (unknownSubjectShare(profile, weights) > EXTRACTION.maxUnknownSubject) return [];
   const sharedNames = namesSharedByMostDocuments(passages);
   const elsewhere = documentsAboutOtherNames(question, passages);
+  const documentStems = new Map<string, Set<string>>();
+  for (const p of passages) {
+    const set = documentStems.get(p.documentId) ?? new Set<string>();
+    for (const st of stemsOf(p.text, profile.language)) set.add(st);
+    documentStems.set(p.documentId, set);
+  }
   const out: ExtractedAnswer[] = [];
   for (const passage of passages) {
     if (elsewhere.has(passage.documentId)) continue;
@@ -65,7 +73,7 @@ export function extractAnswers(question: string, passages: readonly Passage[], p
       // Headings and questions (an FAQ's) announce an answer; they do not give one.
       if (seg.heading || /\?["'”»)\]]*$/u.test(seg.text)) return;
       const yesNo = profile.expected.form === 'yes-no';
-      const { coverage } = coverageOf(seg, index, segs, profile, weights, context, passageStems, yesNo);
+      const { coverage } = coverageOf(seg, index, segs, profile, weights, context, passageStems, yesNo, documentStems.get(passage.documentId));
       const min = profile.expected.form === 'value' ? EXTRACTION.minValueCoverage : yesNo ? EXTRACTION.minYesNoCoverage : EXTRACTION.minOpenCoverage;
       if (coverage < min) return;
       // Between sentences on the subject, the one that names the attribute asked ("population") wins.
@@ -133,6 +141,8 @@ function coverageOf(
   passageStems: Set<string>,
   /** Yes/no: the sentence itself must state the predicate; context credits only the subject it leans on. */
   strict = false,
+  /** The stems of every retrieved passage of the passage's document. */
+  documentStems: ReadonlySet<string> = new Set(),
 ): Credit {
   const here = new Set(stemsOf(seg.text, profile.language));
   // A table row is read with its table's header row; a sentence that leans back ("They...") with the one before.
@@ -150,6 +160,8 @@ function coverageOf(
     else if (hasRelated(here, t.stem)) got += w * EXTRACTION.related;
     else if (context.has(t.stem) || hasRelated(context, t.stem) || before.has(t.stem) || hasRelated(before, t.stem)) got += w * (strict ? EXTRACTION.inPassage : EXTRACTION.inHeading);
     else if (!strict && (passageStems.has(t.stem) || hasRelated(passageStems, t.stem))) got += w * EXTRACTION.inPassage;
+    // A name ("Irish sites", "Brussels") the document writes in another passage: its scope section.
+    else if (!strict && t.salience > 1 && documentStems.has(t.stem)) got += w * EXTRACTION.inDocument;
   });
   return { coverage: total === 0 ? 0 : got / total };
 }
@@ -332,8 +344,9 @@ function scopeOf(text: string, from: number, to: number, profile: QuestionProfil
   if (opening && !valueText.includes(opening[1])) add(opening[1]);
   const group = /\b(?:for|pour|les|des)\s+(?:the\s+|all\s+|les\s+)?(?:[\p{L}-]+\s+)?(part[- ]time|full[- ]time|temps partiel|temps plein|interns?|contractors?|managers?|executives?|apprentices?|stagiaires?|cadres?)\b/giu;
   for (const m of clause.matchAll(group)) add(m[1]);
-  // A kind of contract limits a statement wherever it is written ("Full-time employees are entitled to 25 days").
-  for (const m of clause.matchAll(/(?<!\p{L})(part[- ]time|full[- ]time|temps partiel|temps plein|à temps partiel|à temps plein)(?!\p{L})/giu)) add(m[1]);
+  // A kind of contract or children limit a statement wherever it is written ("Full-time employees are
+  // entitled to 25 days", "Children aged 6 to 15 pay EUR 1.20").
+  for (const m of clause.matchAll(/(?<!\p{L})(part[- ]time|full[- ]time|temps partiel|temps plein|child|children|infants?|enfants?)(?!\p{L})/giu)) add(m[1]);
   return [...scope].sort();
 }
 

@@ -203,6 +203,23 @@ describe('question analysis on documents it had never seen (causes found on tool
     expect(outcome.outcome).toBe('NO_CONFLICT');
   });
 
+  it("credits a name of the question that the document writes in another passage (its scope: \"the Irish sites\")", () => {
+    const answers = extractAnswers('By what date must Irish employees use the leave days they carried over?', [
+      passage('kd_a', 'Scope\n\nThis policy applies to all employees of the Irish sites.', { documentName: 'Annual leave policy' }),
+      passage('kd_a', 'Carry-over\n\nCarried-over days must be used by 31 March of the following year.', { documentName: 'Annual leave policy' }),
+      passage('kd_b', 'Employees of the Belgian site take their leave as agreed with their manager.', { documentName: 'Belgian guide' }),
+    ]);
+    expect(answers.map((a) => a.key)).toEqual(['date-range:before:XXXX-03-31']);
+  });
+
+  it('keeps children as the scope of a statement: a child fare does not answer the adult fare', () => {
+    const outcome = analyse('What is the price of an adult single ticket?', [
+      passage('kd_a', 'An adult single ticket costs EUR 2.40.', { documentName: 'Fares' }),
+      passage('kd_b', 'Children aged 6 to 15 pay EUR 1.20 for an adult single ticket route.', { documentName: 'Concessions' }),
+    ]);
+    expect(outcome.outcome).toBe('NO_CONFLICT');
+  });
+
   it('asks a discount as a percentage or an amount', () => {
     expect(profileQuestion('What discount do passengers aged 65 or over get on their fares?').expected).toMatchObject({ form: 'value', kinds: expect.arrayContaining(['percentage', 'amount']) });
   });
