@@ -191,5 +191,13 @@ describe('full-audit claims and the rule-based judge', () => {
       const table = '## Penalty fare schedule\n\n| Offence | Penalty fare |\n| --- | --- |\n| Travelling without a valid ticket | EUR 60 |\n| Ticket not validated on boarding | EUR 25 |';
       expect(pairs(table, 'Passengers found without a valid ticket are charged a penalty fare of EUR 80.')).toEqual([['EUR 60', 'EUR 80']]);
     });
+
+    it("compares a statement with a document about the same named thing, even when the document's name names more", () => {
+      const names = new Set(['central', 'service', 'station', 'square']);
+      const guide = extractClaims({ id: `kn_${++n}`, documentId: 'kd_a', text: '## Opening hours\n\n- Monday to Friday: the ticket office opens 07:30 to 19:00' }, { language: 'en', names, entity: ['central', 'service'] });
+      const charter = extractClaims({ id: `kn_${++n}`, documentId: 'kd_b', text: 'The Central ticket office on Station Square opening hours are 8:00 to 18:00 from Monday to Friday.' }, { language: 'en', names, entity: [] });
+      expect(guide.find((c) => c.attribute === 'time-range')?.entity).toEqual(['central', 'service']);
+      expect(findContradictions([...guide, ...charter]).map((f) => f.claims.map((c) => c.value.text).sort())).toEqual([['07:30 to 19:00', '8:00 to 18:00']]);
+    });
   });
 });

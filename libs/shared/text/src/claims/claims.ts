@@ -36,6 +36,8 @@ export interface Claim {
    * does not limit), and those of its document's name (a product, a site). Claims whose scopes differ never contradict.
    */
   scope: string[];
+  /** Those of `scope` that come from the document's name (what the whole document is about), when there are any. */
+  entity?: string[];
   /** For a modality claim: what the statement says must, may, need not or must not happen. */
   modality?: Modality;
   /**
@@ -120,7 +122,7 @@ export function extractClaims(passage: Passage, options: { language?: Language; 
     // A table row's value is about the row's first cell and its column, not the other cells (a reference code, another figure).
     const own = keep(seg.row ? seg.text.replace(/^\|/u, '').split('|')[0] : bare);
     const qualifiers = [...new Set([...qualifiersOf(bare, language, modal), ...headingQualifiers])];
-    const base = { passageId: passage.id, documentId: passage.documentId, text: seg.text, start: seg.start, end: seg.end };
+    const base = { passageId: passage.id, documentId: passage.documentId, text: seg.text, start: seg.start, end: seg.end, ...(entity.length > 0 ? { entity: [...entity].sort() } : {}) };
     // The rule the sentence states, after its figures.
     const rule: Claim | undefined = reading && {
       ...base,

@@ -251,9 +251,12 @@ function sameScope(a: Claim, b: Claim): boolean {
   // Days on both sides that never meet ("on weekdays" and a Saturday column) are two schedules.
   const [da, db] = [daysOf(a), daysOf(b)];
   if (da.size > 0 && db.size > 0 && ![...da].some((d) => db.has(d))) return false;
-  // Names on both sides: one side's all on the other ("Cork" and "Cork, Douglas"); "Clinical Governance Committee"
-  // and "People & Culture Committee" share a word, not a scope.
-  if (a.scope.length > 0 && b.scope.length > 0 && !a.scope.every((x) => b.scope.includes(x)) && !b.scope.every((x) => a.scope.includes(x))) return false;
+  // Names on both sides: at least one in common ("Cork" and "Cork, Douglas"; a catalogue row naming the Ember 1 and its product sheet).
+  if (a.scope.length > 0 && b.scope.length > 0 && !a.scope.some((x) => b.scope.includes(x))) return false;
+  // Names both statements write (not their documents' names): one side's all on the other; "Clinical Governance
+  // Committee" and "People & Culture Committee" share a word, not a scope.
+  const [na, nb] = [statedNames(a), statedNames(b)];
+  if (na.length > 0 && nb.length > 0 && !na.every((x) => nb.includes(x)) && !nb.every((x) => na.includes(x))) return false;
   const qa = a.qualifiers ?? [];
   const qb = b.qualifiers ?? [];
   if (qa.length === 0 || qb.length === 0) return true;
@@ -270,6 +273,11 @@ function sameScope(a: Claim, b: Claim): boolean {
     if (ma.length > 0 && mb.length > 0) return false;
   }
   return true;
+}
+
+/** The names a claim's own statement is limited to (its scope less its document's names). */
+function statedNames(c: Claim): string[] {
+  return c.entity ? c.scope.filter((x) => !c.entity!.includes(x)) : c.scope;
 }
 
 /** Days of the week (1 = Monday) by the stems of the words that name them, in English and French. */
