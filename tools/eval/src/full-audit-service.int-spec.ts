@@ -106,9 +106,9 @@ describe('full-audit evaluation through the repository (rule-based judge, Postgr
     expect(raised.length).toBeLessThanOrEqual(1);
   }, 180000);
 
-  it('fifth corpus (written blind, measured once, never tuned on): reported', async () => {
-    const { total, raised } = await scanKeyed('fifth-corpus');
-    expect(total).toBe(10);
-    expect(raised.length).toBeLessThanOrEqual(8);
+  it('fifth corpus (written blind, held out: never read for fixes): at least its first measurement, 3/10, and no non-conflict raised', async () => {
+    const { found, raised } = await scanKeyed('fifth-corpus');
+    expect(found.length).toBeGreaterThanOrEqual(3);
+    expect(raised).toEqual([]);
   }, 180000);
 });

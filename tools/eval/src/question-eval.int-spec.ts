@@ -136,9 +136,9 @@ describe('question analysis evaluation (rule-based analyzer, PostgreSQL)', () =>
     expect(scored.conflict_decision.mcc).toBeGreaterThan(0.3);
   }, 300000);
 
-  it('fifth corpus (written blind, measured once, never tuned on): reported', async () => {
+  it('fifth corpus (written blind, held out: never read for fixes): decisions beat always-conflict', async () => {
     const scored = await heldOut('fifth-corpus');
-    expect(scored.results).toHaveLength(21);
+    expect(scored.conflict_decision.mcc).toBeGreaterThan(0.2);
   }, 300000);
 
   it('RAMDocs development split: beats both trivial baselines on MCC and on answer-group pairwise F1', async () => {

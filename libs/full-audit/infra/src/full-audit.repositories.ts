@@ -21,7 +21,7 @@ import {
   ScanStore,
   Visible,
 } from '@svc/full-audit-core';
-import { claimBlockStems } from '@svc/text';
+import { blockAttribute, claimBlockStems } from '@svc/text';
 
 
 interface ConflictRow {
@@ -278,8 +278,9 @@ export class TypeOrmClaimStore extends ClaimStore {
       const blocks = new Map<string, { documentId: string; attribute: string; stem: string; claims: number }>();
       for (const c of d.claims) {
         for (const stem of claimBlockStems(c)) {
-          const key = blockKey({ attribute: c.attribute, stem });
-          const block = blocks.get(key) ?? { documentId: d.documentId, attribute: c.attribute, stem, claims: 0 };
+          const attribute = blockAttribute(c.attribute);
+          const key = blockKey({ attribute, stem });
+          const block = blocks.get(key) ?? { documentId: d.documentId, attribute, stem, claims: 0 };
           block.claims += 1;
           blocks.set(key, block);
         }

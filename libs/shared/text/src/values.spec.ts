@@ -177,7 +177,9 @@ describe('typed values and their canonical keys', () => {
   it('compares a day of a month given without a year (a date of every year), not a date resolved against today', () => {
     expect(extractValues('Carried-over days must be used by 31 March.', 'en')).toEqual([expect.objectContaining({ key: 'date-range:before:XXXX-03-31', comparable: true })]);
     expect(extractValues('Les congés reportés doivent être pris avant le 30 juin.', 'fr').filter((v) => v.kind === 'date')).toEqual([expect.objectContaining({ key: 'date:XXXX-06-30', comparable: true })]);
-    expect(extractValues('Send it next Monday.', 'en').every((v) => !v.comparable)).toBe(true);
+    const nextMonday = extractValues('Send it next Monday.', 'en');
+    expect(nextMonday.length).toBeGreaterThan(0);
+    expect(nextMonday.every((v) => !v.comparable)).toBe(true);
   });
 
   it('still reads each kind of value now that each model runs only when its prefilter says it may match', () => {

@@ -50,7 +50,7 @@ export function groupAnswers(answers: readonly ExtractedAnswer[]): AnswerGroup[]
   const ordered = [...answers].sort((a, b) => b.confidence - a.confidence || a.key.localeCompare(b.key) || a.passageId.localeCompare(b.passageId));
   for (const answer of ordered) {
     const stems = new Set(answer.kind === 'named' ? answer.key.slice('named:'.length).split(' ') : [answer.key]);
-    const home = groups.find((g) => (answer.kind === 'named' ? similarNames(g.stems, stems) : g.key === answer.key || oneWithinOther(g.key, answer.key)));
+    const home = groups.find((g) => (answer.kind === 'named' ? similarNames(g.stems, stems) : g.answers.some((a) => sameValue(a.key, answer.key))));
     if (home) {
       home.answers.push(answer);
       continue;
@@ -62,12 +62,27 @@ export function groupAnswers(answers: readonly ExtractedAnswer[]): AnswerGroup[]
     .sort((a, b) => distinctDocuments(b) - distinctDocuments(a) || a.key.localeCompare(b.key));
 }
 
-/** Values of one sentence read together ("10:00-16:00+14:00") hold the other's ("10:00-16:00"): the sentence says that too, and more. */
-function oneWithinOther(a: string, b: string): boolean {
+/**
+ * Two keys that say the same: equal; or the values of one sentence read together ("10:00-16:00+14:00")
+ * holding the other's ("10:00-16:00"), which that sentence says too; or a day of a month without a year
+ * ("by 31 March") against the same day of a given year ("by 31 March 2026"). Compared with every answer
+ * of a group, so the grouping does not depend on which answer came first.
+ */
+function sameValue(a: string, b: string): boolean {
+  if (a === b) return true;
   const [pa, pb] = [a.split('+'), b.split('+')];
-  if (pa.length === pb.length) return false;
-  const [small, large] = pa.length < pb.length ? [pa, new Set(pb)] : [pb, new Set(pa)];
-  return small.every((k) => large.has(k));
+  const [small, large] = pa.length <= pb.length ? [pa, pb] : [pb, pa];
+  return small.every((k) => large.some((l) => samePart(k, l)));
+}
+
+/** One value key against another: equal, or one year-less and the other the same day of some year. */
+function samePart(a: string, b: string): boolean {
+  return a === b || (a.includes('XXXX') !== b.includes('XXXX') && anyYear(a) === anyYear(b));
+}
+
+/** A date key with its year replaced as a year-less one writes it (`…:2026-03-31` → `…:XXXX-03-31`), when it has a day. */
+function anyYear(key: string): string {
+  return key.replace(/\b\d{4}(-\d{2}-\d{2})\b/gu, 'XXXX$1');
 }
 
 function similarNames(a: Set<string>, b: Set<string>): boolean {

@@ -318,7 +318,8 @@ function anchorsOf(text: string, profile: QuestionProfile): [number, number][] {
 /**
  * Who or where a clause's answer holds for, from explicit qualifiers only: place or group names the
  * clause opens with ("Paris and London up to 180 EUR") or introduces with "in", "at", "for", "en", "à",
- * "pour" ("in Poland", "for part-time employees"). Words of the question, names most documents share
+ * "pour" ("in Poland", "for part-time employees"), and, wherever written, a kind of contract or children
+ * ("Full-time employees are entitled to 25 days", "Children aged 6 to 15 pay EUR 1.20"). Words of the question, names most documents share
  * (the company's name) and the value itself are not scope.
  */
 function scopeOf(text: string, from: number, to: number, profile: QuestionProfile, sharedNames: Set<string>, values: TypedValue[] = []): string[] {
@@ -346,7 +347,10 @@ function scopeOf(text: string, from: number, to: number, profile: QuestionProfil
   for (const m of clause.matchAll(group)) add(m[1]);
   // A kind of contract or children limit a statement wherever it is written ("Full-time employees are
   // entitled to 25 days", "Children aged 6 to 15 pay EUR 1.20").
-  for (const m of clause.matchAll(/(?<!\p{L})(part[- ]time|full[- ]time|temps partiel|temps plein|child|children|infants?|enfants?)(?!\p{L})/giu)) add(m[1]);
+  for (const m of clause.matchAll(/(?<!\p{L})(part[- ]time|full[- ]time|temps partiel|temps plein|child|children|infants?|enfants?)(?!\p{L})/giu)) {
+    // One scope for the singular and the plural, whose stems differ ("child", "children").
+    add(/^(?:child|children|infants?)$/iu.test(m[1]) ? 'children' : /^enfants?$/iu.test(m[1]) ? 'enfants' : m[1]);
+  }
   return [...scope].sort();
 }
 

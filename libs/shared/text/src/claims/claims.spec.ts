@@ -199,5 +199,19 @@ describe('full-audit claims and the rule-based judge', () => {
       expect(guide.find((c) => c.attribute === 'time-range')?.entity).toEqual(['central', 'service']);
       expect(findContradictions([...guide, ...charter]).map((f) => f.claims.map((c) => c.value.text).sort())).toEqual([['07:30 to 19:00', '8:00 to 18:00']]);
     });
+
+    it('reads the rule of sentences whose words only look like a relative clause or a title, and a French approval that is a rule', () => {
+      expect(claimsOf('kd_a', 'Please note that visitors must sign in at reception.').map((c) => c.modality)).toEqual(['required']);
+      const fr = (text: string) => extractClaims({ id: `kn_${++n}`, documentId: 'kd_a', text }, { language: 'fr' });
+      expect(fr("L'équipe doit porter un badge.").map((c) => c.modality)).toEqual(['required']);
+      expect(fr('Toute question doit être posée au service RH.').map((c) => c.modality)).toEqual(['required']);
+      // "Volontaire" describing who is no rule; "est volontaire" is.
+      expect(fr('Les salariés volontaires peuvent travailler le samedi.').map((c) => c.modality)).toEqual(['permitted']);
+      expect(fr('La vaccination est volontaire.').map((c) => c.modality)).toEqual(['optional']);
+      expect(fr('Les congés doivent être approuvés avant le 31 mars.').map((c) => c.attribute)).toContain('annual-date');
+      expect(fr('Prévenez un jour à l’avance.').map((c) => c.attribute)).toEqual(['duration']);
+      // A list of places with commas is no title: its names are learned.
+      expect([...properNames(['Our sites:', '- Dublin, Cork, Galway and Limerick'])].sort()).toEqual(['cork', 'galway', 'limerick']);
+    });
   });
 });

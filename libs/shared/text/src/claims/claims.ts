@@ -24,8 +24,9 @@ export interface Claim {
   subject: string[];
   /**
    * What kind of value: the value kind, with the unit or currency ("quantity:Kilogram", "amount:EUR"),
-   * `count:<noun stem>` for a number of things ("14 characters"), `recurrence` ("every three years"),
-   * `weekdays` ("Monday to Friday"), `date`, or `modality` for a modality claim.
+   * `count:<noun stem>` for a number of things ("14 characters"; counts of two nouns both claims name are
+   * judged together), `recurrence` ("every three years"), `weekdays` ("Monday to Friday"), `date`,
+   * `annual-date` (a day of a month without a year: "by 31 March"), or `modality` for a modality claim.
    */
   attribute: string;
   /** The value; for a modality claim, `modality:<modality>` and the modal words as written. */
@@ -63,7 +64,7 @@ export const CLAIMS_VERSION = 4;
 /** Words that bound or repeat a figure ("at least", "every") or join its terms ("without"), rather than say what it is about. */
 const BOUND_WORDS = 'least less fewer every each exceed exceeding exceeds without moins plus chaque sans'.split(' ');
 
-/** Kinds whose values two documents can disagree on; year-less dates and bare numbers without a counted noun are left out. */
+/** Kinds whose values two documents can disagree on; bare numbers without a counted noun are left out, year-less days of a month are compared among themselves. */
 const CHECKABLE: ReadonlySet<string> = new Set(['amount', 'percentage', 'duration', 'quantity', 'time-range', 'time', 'recurrence', 'date', 'date-range', 'number']);
 /** Reading values is slow (Microsoft's recognizers, ~15 ms a sentence): only sentences with a figure or a number word are read. */
 const MAY_HOLD_VALUE = /\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|twelve|fifteen|twenty|thirty|forty|fifty|sixty|ninety|hundred|a (?:day|week|month|year)|un|une|deux|trois|quatre|cinq|six|sept|huit|neuf|dix|douze|quinze|vingt|trente|quarante|cinquante|soixante|cent|monday|tuesday|wednesday|thursday|friday|saturday|sunday|lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche|every|each|annual|annually|yearly|monthly|weekly|daily|quarterly|chaque|annuel|annuelle|annuellement|mensuel|mensuelle|hebdomadaire|quotidien|quotidienne)\b/iu;
@@ -158,8 +159,8 @@ export function extractClaims(passage: Passage, options: { language?: Language; 
   return out;
 }
 
-/** Words that name days of the week, in English and French (their stems are what `dayScope` reads). */
-const DAY_WORD = /\b(?:mondays?|tuesdays?|wednesdays?|thursdays?|fridays?|saturdays?|sundays?|weekdays?|weekends?|week-ends?|lundis?|mardis?|mercredis?|jeudis?|vendredis?|samedis?|dimanches?)\b/giu;
+/** Words that name days of the week, in English and French (their stems are what the judge's `daysOf` reads). */
+const DAY_WORD = /\b(?:mondays?|tuesdays?|wednesdays?|thursdays?|fridays?|saturdays?|sundays?|weekdays?|weekends?|lundis?|mardis?|mercredis?|jeudis?|vendredis?|samedis?|dimanches?)\b/giu;
 
 /** The stems of the day words of `text` nearer another value than `value`: with several values, each day goes with its nearest. */
 function daysOfOtherValues(text: string, value: { start: number; end: number }, values: readonly { start: number; end: number }[], language: Language): Set<string> {
@@ -226,7 +227,7 @@ function checkableValues(text: string, language: Language): CheckableValue[] {
       continue;
     }
     // "A day ticket", "une semaine type": a unit with an article before a noun names a kind of thing, not a length of time.
-    if (v.kind === 'duration' && /^(?:a|an|one|un|une)\s+\p{L}+$/iu.test(v.text.trim()) && /^\s+\p{L}/u.test(text.slice(v.end)) && !/^\s+(?:of|per|before|after|in|to|and|or|from|ago|later|earlier|at|on|for|de|d['’]|avant|après|à|au|et|ou|par|pour)\b/iu.test(text.slice(v.end))) continue;
+    if (v.kind === 'duration' && /^(?:a|an|un|une)\s+\p{L}+$/iu.test(v.text.trim()) && /^\s+\p{L}/u.test(text.slice(v.end)) && !/^\s+(?:of|per|before|after|in|to|and|or|from|ago|later|earlier|at|on|for|de|d['’]|avant|après|à|au|et|ou|par|pour)(?!\p{L})/iu.test(text.slice(v.end))) continue;
     // A figure glued to a capital letter is a grade or a size ("30D" nylon, "4K", "5G"), not a duration.
     if (v.kind === 'duration' && /^\d+(?:[.,]\d+)?\p{Lu}$/u.test(v.text)) continue;
     out.push({ ...v, attribute: attributeOf(v) });
@@ -236,7 +237,7 @@ function checkableValues(text: string, language: Language): CheckableValue[] {
 
 /** A sentence about a document's own version, revision, edition or approval ("Policy HR-04, version 6, approved 1 January 2025"), in English or French. */
 const DOCUMENT_HISTORY =
-  /(?<!\p{L})(?:version|rev(?:ision)?\.?|révision|edition|édition)\s*\d+(?:\.\d+)*(?!\p{L})|\bv\s*\d+(?:\.\d+)+|\blast\s+(?:updated|reviewed|revised)\b|\b(?:approved|adopted)\s+(?:by\s+[^.;]{1,80}?\s+)?(?:on\s+|in\s+)?\d{1,2}\s+\p{L}+\s+\d{4}\b|\b(?:mis|mise)\s+à\s+jour(?!\p{L})|\bdernière\s+(?:mise\s+à\s+jour|révision)(?!\p{L})|(?<!\p{L})approuvée?s?(?!\p{L})|(?<!\p{L})édition\s+(?:de\s+|d['’])?\p{L}+\s+\d{4}\b/iu;
+  /(?<!\p{L})(?:version|rev(?:ision)?\.?|révision|edition|édition)\s*\d+(?:\.\d+)*(?!\p{L})|\bv\s*\d+(?:\.\d+)+|\blast\s+(?:updated|reviewed|revised)\b|\b(?:approved|adopted)\s+(?:by\s+[^.;]{1,80}?\s+)?(?:on\s+|in\s+)?\d{1,2}\s+\p{L}+\s+\d{4}\b|\b(?:mis|mise)\s+à\s+jour(?!\p{L})|\bdernière\s+(?:mise\s+à\s+jour|révision)(?!\p{L})|(?<!\p{L})approuvée?s?\s+(?:par\s+[^.;]{1,80}?\s+)?(?:le|en)\s+(?:\d|janvier|février|mars|avril|mai|juin|juillet|août|septembre|octobre|novembre|décembre)|(?<!\p{L})édition\s+(?:de\s+|d['’])?\p{L}+\s+\d{4}\b/iu;
 
 /** A word after a year that makes the year a date's, not an edition's: "in 2025 the", "31 March 2026". */
 const DATE_BEFORE_YEAR = /(?:\b(?:in|since|until|till|from|by|before|after|during|of|to|en|depuis|jusqu'en|jusqu’en|avant|après|de|dès|au|du|le|la|janvier|février|fevrier|mars|avril|mai|juin|juillet|août|aout|septembre|octobre|novembre|décembre|decembre|january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)|\d)\s*$/iu;
@@ -302,7 +303,7 @@ export function properNames(texts: Iterable<string>): Set<string> {
     for (const line of text.split('\n')) {
       const body = line.replace(/^\s*(?:#+|[-*+]|\d+[.)])\s+/u, '');
       // A title line ("Patient Billing and Payment Terms") capitalises every word: it says nothing of names.
-      if (!body.includes('|') && !/[.!?]\s*$/u.test(body) && isTitle(body.trim().split(/\s+/u))) continue;
+      if (!/[|,]/u.test(body) && !/[.!?]\s*$/u.test(body) && isTitle(body.trim().split(/\s+/u))) continue;
       // Sentence, list item and table cell starts are capitalised whatever the word.
       for (const part of body.split(/\||[.!?:;]\s+/u)) {
         const words = part.trim().split(/\s+/u);
@@ -336,7 +337,7 @@ const CALENDAR = new Set(
 /** Words a title leaves in lower case ("Terms and Conditions of Sale"). */
 const TITLE_FUNCTION_WORDS = new Set('a an and at by for from in of on or the to with de des du et la le les pour sur aux au en'.split(' '));
 
-/** A line written in title case: at least three words, every word but the function words capitalised (a table's cells and sentences are not titles). */
+/** A line written in title case: at least three words, every word but the function words capitalised (table rows, sentences and lists with commas are not titles). */
 function isTitle(words: readonly string[]): boolean {
   const content = words.map((w) => w.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '')).filter((w) => w.length > 0 && !TITLE_FUNCTION_WORDS.has(w));
   return content.length >= 3 && content.every((w) => /^[\p{Lu}\p{N}]/u.test(w));

@@ -195,8 +195,8 @@ export function blockKeys(claim: Pick<Claim, 'attribute' | 'subject' | 'signatur
   return claimBlockStems(claim).map((s) => `${blockAttribute(claim.attribute)}|${s}`);
 }
 
-/** Counts of any noun block together: "four on-call nights" and "6 nights on call" count one thing in other words. */
-function blockAttribute(attribute: string): string {
+/** The attribute a claim is blocked under: counts of any noun block together ("four on-call nights" and "6 nights on call" count one thing in other words). */
+export function blockAttribute(attribute: string): string {
   return attribute.startsWith('count:') ? 'count' : attribute;
 }
 

@@ -30,7 +30,7 @@ const PATTERNS: Record<Language, [Modality, RegExp][]> = {
     ['permitted', new RegExp(String.raw`\b(?:may|${BE_EN}\s+(?:allowed|permitted|authori[sz]ed|free)\s+to|${BE_EN}\s+(?:allowed|permitted|authori[sz]ed))\b`, 'iu')],
   ],
   fr: [
-    ['optional', new RegExp(String.raw`(?:${NOT_FR}${BE_FR}?\s*pas\s+(?:obligatoires?|requise?s?|nécessaires?|exigée?s?)|facultati(?:f|ve)s?|optionnel(?:le)?s?|\bsur\s+la\s+base\s+du\s+volontariat\b|\bvolontaires?\b|\bnon\s+obligatoires?\b|${NOT_FR}(?:est|sont)\s+pas\s+tenue?s?\s+de)`, 'iu')],
+    ['optional', new RegExp(String.raw`(?:${NOT_FR}${BE_FR}?\s*pas\s+(?:obligatoires?|requise?s?|nécessaires?|exigée?s?)|facultati(?:f|ve)s?|optionnel(?:le)?s?|\bsur\s+la\s+base\s+du\s+volontariat\b|\b${BE_FR}\s+(?:entièrement\s+)?volontaires?\b|\bnon\s+obligatoires?\b|${NOT_FR}(?:est|sont)\s+pas\s+tenue?s?\s+de)`, 'iu')],
     ['forbidden', new RegExp(String.raw`(?:${NOT_FR}(?:doit|doivent|peut|peuvent|pourra|pourront)\s+(?:pas|jamais)|${NOT_FR}${BE_FR}\s+(?:pas|jamais)\s+(?:autorisée?s?|permise?s?)|interdite?s?|prohibée?s?|\bjamais\b)`, 'iu')],
     ['required', new RegExp(String.raw`(?:\b(?:doit|doivent|devra|devront)\b|obligatoires?|\b${BE_FR}\s+(?:requise?s?|exigée?s?|tenue?s?\s+de)|\btoujours\b|\bil\s+faut\b)`, 'iu')],
     ['permitted', new RegExp(String.raw`(?:autorisée?s?|\bpermise?s?\b|\b(?:peut|peuvent|pourra|pourront)\b)`, 'iu')],
@@ -59,8 +59,9 @@ export function readModality(text: string, language: Language): ModalityReading 
 
 /** A relative pronoun just before a modal word (one word between at most): the modal is the clause's, not the sentence's rule. */
 const RELATIVE_BEFORE: Record<Language, RegExp> = {
-  en: /\b(?:who|which|that|whom)\s+(?:\p{L}+\s+)?$/iu,
-  fr: /(?:\bqui|\bque|\bqu['’]|\bdont)\s*(?:\p{L}+\s+)?$/iu,
+  // Not "that": also a conjunction ("note that visitors must sign in") and a demonstrative ("that door must stay closed").
+  en: /\b(?:who|which|whom)\s+(?:\p{L}+\s+)?$/iu,
+  fr: /(?<!\p{L})(?:qui|que|qu['’]|dont)(?:\s+\p{L}+)?\s*$/iu,
 };
 
 /** Words that carry a modality, left out of what a modality claim is about (so "mandatory" and "optional" do not count as its subject). */

@@ -1,0 +1,55 @@
+import { loadConfig } from '@svc/config';
+import { Database, PLATFORM_MIGRATIONS } from '@svc/database';
+import { blockKey, ClaimBlock } from '@svc/full-audit-core';
+import { blockAttribute, claimBlockStems, extractClaims, findContradictions } from '@svc/text';
+import { createTestDatabase, TestDatabase } from '@svc/test-kit';
+import { MigrationInterface, QueryRunner } from 'typeorm';
+import { AddJudgementDrift1763700001700, AddModelBatches1763700001800, AddModelRejections1763700001900, CreateFullAuditSchema1763700001100 } from './full-audit.migration';
+import { TypeOrmClaimStore } from './full-audit.repositories';
+
+/** The one workspace table the full-audit tables refer to (the workspace context's own migration is its infra's). */
+class AuditInstancesTable1763700000001 implements MigrationInterface {
+  name = 'AuditInstancesTable1763700000001';
+  async up(q: QueryRunner): Promise<void> {
+    await q.query(`CREATE SCHEMA IF NOT EXISTS workspace`);
+    await q.query(`CREATE TABLE workspace.audit_instances (id text PRIMARY KEY)`);
+  }
+  async down(): Promise<void> {}
+}
+
+/** The claim store's blocks on a real database: an incremental judgement loads what a full one compares. */
+describe('TypeOrmClaimStore blocks (postgres)', () => {
+  let testDb: TestDatabase;
+  let db: Database;
+  let store: TypeOrmClaimStore;
+
+  beforeAll(async () => {
+    testDb = await createTestDatabase('postgres');
+    db = await Database.open(loadConfig(testDb.env), {
+      entities: [],
+      migrations: [...PLATFORM_MIGRATIONS, AuditInstancesTable1763700000001, CreateFullAuditSchema1763700001100, AddJudgementDrift1763700001700, AddModelBatches1763700001800, AddModelRejections1763700001900],
+    });
+    store = new TypeOrmClaimStore(db.unitOfWork);
+    await db.unitOfWork.manager().query(`INSERT INTO workspace.audit_instances (id) VALUES ('ki_blocks')`);
+  });
+
+  afterAll(async () => {
+    await db?.close();
+    await testDb?.drop();
+  });
+
+  it('stores counts of different nouns under the blocks the judge compares them by, so the changed document finds the other', async () => {
+    const read = (id: string, text: string) => ({ documentId: id, contentHash: `h-${id}`, changedAt: new Date(0), claims: extractClaims({ id: `${id}#0`, documentId: id, text }, { language: 'fr' }) });
+    const a = read('kd_a', "Un collaborateur assure au maximum quatre nuits d'astreinte par mois.");
+    const b = read('kd_b', 'Aucun collaborateur ne peut assurer plus de 6 astreintes de nuit par mois.');
+    // The full judgement compares them.
+    expect(findContradictions([...a.claims, ...b.claims])).toHaveLength(1);
+    await store.save('ki_blocks', [a, b]);
+    // The blocks of the changed document, keyed as JudgeFullAudit keys them.
+    const blocks = new Map<string, ClaimBlock>();
+    for (const c of a.claims) for (const stem of claimBlockStems(c)) blocks.set(blockKey({ attribute: blockAttribute(c.attribute), stem }), { attribute: blockAttribute(c.attribute), stem });
+    const sizes = await store.blockSizes('ki_blocks', [...blocks.values()]);
+    expect([...sizes.keys()].sort()).toEqual([...blocks.keys()].sort());
+    expect(await store.documentsInBlocks('ki_blocks', [...blocks.values()])).toEqual(expect.arrayContaining(['kd_a', 'kd_b']));
+  });
+});
