@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DocumentChangedPayload, FullAuditExtractPayload, FullAuditJudgePayload, FullAuditScanPayload, JOB_NAMES } from '@svc/contracts';
 import { auditInstanceNotFound, Clock, DomainError, IdGenerator, JobQueue, loggableError, UnitOfWork } from '@svc/kernel';
-import { blockAttribute, CLAIM_JUDGE, claimBlockStems, findContradictions, informativeLimit, isSignatureBand } from '@svc/text';
+import { CLAIM_JUDGE, claimBlocks, findContradictions, informativeLimit, isSignatureBand } from '@svc/text';
 import { GetInstanceStep } from '@svc/workspace-core';
 import type { FullAuditFinding } from './full-audit-conflict';
 import { blockKey, ClaimBlock, ClaimStore, DocumentClaims, FullAuditConflictRepository, ModelBatchStore, ModelRejections, ScanSource, ScanStore } from './full-audit.ports';
@@ -313,8 +313,7 @@ export class JudgeFullAudit {
     // Subject stems, and the signature bands of vector-neighbour blocking when it is on.
     const vectors = this.settings.vectorBand !== null;
     for (const c of changed.flatMap((d) => d.claims)) {
-      const attribute = blockAttribute(c.attribute);
-      for (const stem of claimBlockStems(c)) if (vectors || !isSignatureBand(stem)) blocks.set(blockKey({ attribute, stem }), { attribute, stem });
+      for (const block of claimBlocks(c)) if (vectors || !isSignatureBand(block.stem)) blocks.set(blockKey(block), block);
     }
     const own = await this.claims.statistics(instanceId, [...new Set([...blocks.values()].map((b) => b.stem).filter((s) => !isSignatureBand(s)))]);
     const limit = informativeLimit(own.claims);

@@ -1,7 +1,7 @@
 import { loadConfig } from '@svc/config';
 import { Database, PLATFORM_MIGRATIONS } from '@svc/database';
 import { blockKey, ClaimBlock } from '@svc/full-audit-core';
-import { blockAttribute, claimBlockStems, extractClaims, findContradictions } from '@svc/text';
+import { claimBlocks, extractClaims, findContradictions } from '@svc/text';
 import { createTestDatabase, TestDatabase } from '@svc/test-kit';
 import { MigrationInterface, QueryRunner } from 'typeorm';
 import { AddJudgementDrift1763700001700, AddModelBatches1763700001800, AddModelRejections1763700001900, CreateFullAuditSchema1763700001100 } from './full-audit.migration';
@@ -47,7 +47,7 @@ describe('TypeOrmClaimStore blocks (postgres)', () => {
     await store.save('ki_blocks', [a, b]);
     // The blocks of the changed document, keyed as JudgeFullAudit keys them.
     const blocks = new Map<string, ClaimBlock>();
-    for (const c of a.claims) for (const stem of claimBlockStems(c)) blocks.set(blockKey({ attribute: blockAttribute(c.attribute), stem }), { attribute: blockAttribute(c.attribute), stem });
+    for (const c of a.claims) for (const block of claimBlocks(c)) blocks.set(blockKey(block), block);
     const sizes = await store.blockSizes('ki_blocks', [...blocks.values()]);
     expect([...sizes.keys()].sort()).toEqual([...blocks.keys()].sort());
     expect(await store.documentsInBlocks('ki_blocks', [...blocks.values()])).toEqual(expect.arrayContaining(['kd_a', 'kd_b']));

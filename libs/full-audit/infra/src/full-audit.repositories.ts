@@ -21,7 +21,7 @@ import {
   ScanStore,
   Visible,
 } from '@svc/full-audit-core';
-import { blockAttribute, claimBlockStems } from '@svc/text';
+import { claimBlocks } from '@svc/text';
 
 
 interface ConflictRow {
@@ -277,8 +277,7 @@ export class TypeOrmClaimStore extends ClaimStore {
     for (const d of documents) {
       const blocks = new Map<string, { documentId: string; attribute: string; stem: string; claims: number }>();
       for (const c of d.claims) {
-        for (const stem of claimBlockStems(c)) {
-          const attribute = blockAttribute(c.attribute);
+        for (const { attribute, stem } of claimBlocks(c)) {
           const key = blockKey({ attribute, stem });
           const block = blocks.get(key) ?? { documentId: d.documentId, attribute, stem, claims: 0 };
           block.claims += 1;

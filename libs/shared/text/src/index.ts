@@ -9,6 +9,7 @@ export * from './sentences';
 export * from './stem';
 export * from './stopwords';
 export * from './negation';
+export * from './names';
 export * from './numbers';
 export * from './values';
 export * from './answers';

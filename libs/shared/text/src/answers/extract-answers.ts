@@ -1,13 +1,13 @@
 import { foldedWords, foldText } from '../fold';
 import { hasNegation } from '../negation';
-import { canBeName, properNames } from '../claims/claims';
+import { canBeName, properNames } from '../names';
 import { stem } from '../stem';
 import { stopwordsOf } from '../stopwords';
 import { extractValues, TypedValue, ValueKind } from '../values';
 import type { Language } from '../language';
 import { profileQuestion, QuestionProfile } from './question-profile';
 import type { AnswerKind, ExtractedAnswer, Passage } from './question-analysis.types';
-import { Segment, segments } from './segments';
+import { firstCell, Segment, segments } from './segments';
 import { hasRelated } from './terms';
 
 /**
@@ -56,18 +56,15 @@ export function extractAnswers(question: string, passages: readonly Passage[], p
   if (unknownSubjectShare(profile, weights) > EXTRACTION.maxUnknownSubject) return [];
   const sharedNames = namesSharedByMostDocuments(passages);
   const elsewhere = documentsAboutOtherNames(question, passages);
+  const stemsOfPassage = passages.map((p) => new Set(stemsOf(p.text, profile.language)));
   const documentStems = new Map<string, Set<string>>();
-  for (const p of passages) {
-    const set = documentStems.get(p.documentId) ?? new Set<string>();
-    for (const st of stemsOf(p.text, profile.language)) set.add(st);
-    documentStems.set(p.documentId, set);
-  }
+  passages.forEach((p, i) => documentStems.set(p.documentId, new Set([...(documentStems.get(p.documentId) ?? []), ...stemsOfPassage[i]])));
   const out: ExtractedAnswer[] = [];
-  for (const passage of passages) {
+  for (const [i, passage] of passages.entries()) {
     if (elsewhere.has(passage.documentId)) continue;
     const segs = segments(passage.text);
     const context = contextStems(passage, segs, profile.language);
-    const passageStems = new Set(stemsOf(passage.text, profile.language));
+    const passageStems = stemsOfPassage[i];
     let best: { seg: Segment; index: number; coverage: number; rank: number; answers: ExtractedAnswer[] } | undefined;
     segs.forEach((seg, index) => {
       // Headings and questions (an FAQ's) announce an answer; they do not give one.
@@ -245,8 +242,8 @@ function rateOf(text: string, value: TypedValue): string {
   const m = /^\s*(?:per|a|an|each|every|\/|par|chaque)\s*(?:calendar\s+|working\s+)?([\p{L}]+)/iu.exec(text.slice(value.end));
   // A table row may say the rate in its first cell: "| Weekday on-call (per night) | EUR 85 |".
   const row = text.replace(/^\s*\|/u, '');
-  const firstCell = row.split('|')[0];
-  const cell = !m && row.includes('|') && value.start >= text.length - row.length + firstCell.length ? /\b(?:per|par|chaque)\s+([\p{L}]+)/iu.exec(firstCell) : null;
+  const first = firstCell(text);
+  const cell = !m && row.includes('|') && value.start >= text.length - row.length + first.length ? /\b(?:per|par|chaque)\s+([\p{L}]+)/iu.exec(first) : null;
   const word = m?.[1] ?? cell?.[1];
   const unit = word ? RATE_UNITS[foldText(word).replace(/s$/u, '')] : undefined;
   return unit ? `/${unit}` : '';

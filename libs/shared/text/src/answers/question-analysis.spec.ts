@@ -195,11 +195,21 @@ describe('question analysis on documents it had never seen (causes found on tool
     expect(answers.map((a) => a.key).sort()).toEqual(['amount:EUR:85/night', 'amount:EUR:95/night']);
   });
 
-  it('keeps a kind of contract as the scope of a statement wherever it is written ("Full-time employees are entitled to 25 days")', () => {
-    const outcome = analyse('How many days of annual leave does a part-time employee get?', [
-      passage('kd_a', 'Full-time employees are entitled to 25 days of paid annual leave.', { documentName: 'Handbook' }),
-      passage('kd_b', 'Entitlement | Days\n| --- | --- |\n| Part-time employees, annual leave | 15 days |', { documentName: 'Annual leave policy' }),
-    ]);
+  it.each([
+    [
+      'a kind of contract, wherever it is written ("Full-time employees are entitled to 25 days")',
+      'How many days of annual leave does a part-time employee get?',
+      ['Full-time employees are entitled to 25 days of paid annual leave.', 'Handbook'],
+      ['Entitlement | Days\n| --- | --- |\n| Part-time employees, annual leave | 15 days |', 'Annual leave policy'],
+    ],
+    [
+      'children: a child fare does not answer the adult fare',
+      'What is the price of an adult single ticket?',
+      ['An adult single ticket costs EUR 2.40.', 'Fares'],
+      ['Children aged 6 to 15 pay EUR 1.20 for an adult single ticket route.', 'Concessions'],
+    ],
+  ])('keeps as the scope of a statement %s', (_case, question, [textA, nameA], [textB, nameB]) => {
+    const outcome = analyse(question, [passage('kd_a', textA, { documentName: nameA }), passage('kd_b', textB, { documentName: nameB })]);
     expect(outcome.outcome).toBe('NO_CONFLICT');
   });
 
@@ -210,14 +220,6 @@ describe('question analysis on documents it had never seen (causes found on tool
       passage('kd_b', 'Employees of the Belgian site take their leave as agreed with their manager.', { documentName: 'Belgian guide' }),
     ]);
     expect(answers.map((a) => a.key)).toEqual(['date-range:before:XXXX-03-31']);
-  });
-
-  it('keeps children as the scope of a statement: a child fare does not answer the adult fare', () => {
-    const outcome = analyse('What is the price of an adult single ticket?', [
-      passage('kd_a', 'An adult single ticket costs EUR 2.40.', { documentName: 'Fares' }),
-      passage('kd_b', 'Children aged 6 to 15 pay EUR 1.20 for an adult single ticket route.', { documentName: 'Concessions' }),
-    ]);
-    expect(outcome.outcome).toBe('NO_CONFLICT');
   });
 
   it('groups values whatever the order the answers come in, a year-less day with the same day of a year, not two years', () => {

@@ -16,6 +16,11 @@ export interface Segment {
 const ABBREVIATIONS = new Set('mr mrs ms dr prof st vs fig art cf approx mme mlle dept inc ltd corp ref vol pp no nr av bd jr sr'.split(' '));
 const BOUNDARY = /[.!?…]+["'”»)\]]*(?=\s)/gu;
 
+/** The first cell of a table row (`| Weekday on-call (per night) | EUR 85 |` → ` Weekday on-call (per night) `): what the row is about. */
+export function firstCell(row: string): string {
+  return row.replace(/^\s*\|/u, '').split('|')[0];
+}
+
 /**
  * The passage cut into sentences and table rows, each with its offsets, so that an answer can be quoted
  * as a span of the passage. Lines are units (chunks keep headings, list items and table rows on lines of

@@ -1,4 +1,5 @@
-import { extractClaims, namesOf, properNames } from './claims';
+import { namesOf, properNames } from '../names';
+import { extractClaims } from './claims';
 import { findContradictions } from './find-contradictions';
 
 let n = 0;

@@ -2,8 +2,10 @@ import { foldText } from '../fold';
 import { detectLanguage, Language } from '../language';
 import { contentStems } from '../stem';
 import { ANNUAL_DATE, extractValues, TypedValue } from '../values';
-import { segments } from '../answers/segments';
+import { firstCell, segments } from '../answers/segments';
 import type { Passage } from '../answers/question-analysis.types';
+import { namesOf } from '../names';
+import { DAY_WORD } from '../days';
 import { MODAL_WORDS, Modality, readModality } from './modality';
 
 /**
@@ -121,7 +123,8 @@ export function extractClaims(passage: Passage, options: { language?: Language; 
     const named = new Set(contentStems(namesOf(bare, names).join(' '), language));
     const keep = (t: string) => contentStems(t, language).filter((s) => !/^\d/u.test(s) && !modal.has(s) && !named.has(s));
     // A table row's value is about the row's first cell and its column, not the other cells (a reference code, another figure).
-    const own = keep(seg.row ? seg.text.replace(/^\|/u, '').split('|')[0] : bare);
+    const rowKey = seg.row ? firstCell(seg.text) : '';
+    const own = keep(seg.row ? rowKey : bare);
     const qualifiers = [...new Set([...qualifiersOf(bare, language, modal), ...headingQualifiers])];
     const base = { passageId: passage.id, documentId: passage.documentId, text: seg.text, start: seg.start, end: seg.end, ...(entity.length > 0 ? { entity: [...entity].sort() } : {}) };
     // The rule the sentence states, after its figures.
@@ -146,7 +149,6 @@ export function extractClaims(passage: Passage, options: { language?: Language; 
       const subject = [...new Set([...mine, ...column, ...heading, ...(v.unitStem ? [v.unitStem] : [])])];
       // With several values, each is limited by the names written between the previous value and itself ("120 EUR; Paris and London up to 180 EUR").
       // A table row's values are limited by the row's first cell too ("Trailhead 2 | … | 2.4 kg").
-      const rowKey = seg.row ? seg.text.replace(/^\|/u, '').split('|')[0] : '';
       // A value whose own stretch names nothing shares the names of the value before it ("the Lyon warehouse is open Monday to Friday, 8:00 to 17:00").
       const clause = values.length > 1 ? `${rowKey} ${seg.text.slice(i === 0 ? 0 : values[i - 1].end, v.end)}` : bare;
       const written = [...namesOf(limiting(clause), names), ...yearLabels(clause)];
@@ -158,9 +160,6 @@ export function extractClaims(passage: Passage, options: { language?: Language; 
   }
   return out;
 }
-
-/** Words that name days of the week, in English and French (their stems are what the judge's `daysOf` reads). */
-const DAY_WORD = /\b(?:mondays?|tuesdays?|wednesdays?|thursdays?|fridays?|saturdays?|sundays?|weekdays?|weekends?|lundis?|mardis?|mercredis?|jeudis?|vendredis?|samedis?|dimanches?)\b/giu;
 
 /** The stems of the day words of `text` nearer another value than `value`: with several values, each day goes with its nearest. */
 function daysOfOtherValues(text: string, value: { start: number; end: number }, values: readonly { start: number; end: number }[], language: Language): Set<string> {
@@ -290,62 +289,6 @@ function qualifiersOf(text: string, language: Language, modal: ReadonlySet<strin
     }
   }
   return [...out].sort();
-}
-
-/**
- * The proper names of a repository: words written with a capital where a sentence does not start
- * ("the Trailhead 2", "in Paris") and never in lower case. Built once per scan from every text.
- */
-export function properNames(texts: Iterable<string>): Set<string> {
-  const upper = new Map<string, number>();
-  const lower = new Set<string>();
-  for (const text of texts) {
-    for (const line of text.split('\n')) {
-      const body = line.replace(/^\s*(?:#+|[-*+]|\d+[.)])\s+/u, '');
-      // A title line ("Patient Billing and Payment Terms") capitalises every word: it says nothing of names.
-      if (!/[|,]/u.test(body) && !/[.!?]\s*$/u.test(body) && isTitle(body.trim().split(/\s+/u))) continue;
-      // Sentence, list item and table cell starts are capitalised whatever the word.
-      for (const part of body.split(/\||[.!?:;]\s+/u)) {
-        const words = part.trim().split(/\s+/u);
-        words.forEach((raw, i) => {
-          const w = raw.replace(/^[^\p{L}]+|[^\p{L}]+$/gu, '');
-          if (w.length < 3) return;
-          if (/^\p{Ll}/u.test(w)) lower.add(foldText(w));
-          else if (i > 0 && /^\p{Lu}\p{Ll}+$/u.test(w)) upper.set(foldText(w), (upper.get(foldText(w)) ?? 0) + 1);
-        });
-      }
-    }
-  }
-  return new Set([...upper.keys()].filter((w) => !lower.has(w) && canBeName(w)));
-}
-
-/** False for a folded word that is capitalised whatever it names: a month, a day, a kind of document ("these Terms"). */
-export function canBeName(word: string): boolean {
-  return !CALENDAR.has(word) && !DOCUMENT_KINDS.has(word);
-}
-
-/** Kinds of documents, capitalised when a document names itself ("under these Terms", "this Policy"): not a scope. */
-const DOCUMENT_KINDS = new Set(
-  'policy policies procedure procedures terms conditions agreement guide guidelines handbook manual charter schedule rules regulations code plan process notice annex appendix section article chapter politique procedure charte reglement guide annexe article chapitre'.split(' '),
-);
-
-/** Months and days, capitalised in English whatever they name: never a scope ("by 31 March", "on Saturdays"). */
-const CALENDAR = new Set(
-  'january february march april june july august september october november december monday mondays tuesday tuesdays wednesday wednesdays thursday thursdays friday fridays saturday saturdays sunday sundays'.split(' '),
-);
-
-/** Words a title leaves in lower case ("Terms and Conditions of Sale"). */
-const TITLE_FUNCTION_WORDS = new Set('a an and at by for from in of on or the to with de des du et la le les pour sur aux au en'.split(' '));
-
-/** A line written in title case: at least three words, every word but the function words capitalised (table rows, sentences and lists with commas are not titles). */
-function isTitle(words: readonly string[]): boolean {
-  const content = words.map((w) => w.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '')).filter((w) => w.length > 0 && !TITLE_FUNCTION_WORDS.has(w));
-  return content.length >= 3 && content.every((w) => /^[\p{Lu}\p{N}]/u.test(w));
-}
-
-/** The proper names a text holds (see `properNames`). */
-export function namesOf(text: string, names: ReadonlySet<string>): string[] {
-  return [...new Set(text.split(/[^\p{L}]+/u).filter((w) => /^\p{Lu}/u.test(w)).map((w) => foldText(w)).filter((w) => names.has(w)))].sort();
 }
 
 function attributeOf(v: TypedValue): string {

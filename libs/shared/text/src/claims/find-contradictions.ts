@@ -1,7 +1,7 @@
 import { fingerprint } from '../answers/decide-question';
 import { foldedWords } from '../fold';
-import { contentStems } from '../stem';
 import type { Claim } from './claims';
+import { daysOfStems } from '../days';
 import { Modality, modalitiesConflict } from './modality';
 import { signatureBands, signatureCosine } from './node-signature';
 
@@ -190,13 +190,23 @@ export function informativeLimit(claimCount: number): number {
   return Math.max(10, CLAIM_JUDGE.maxStemShare * claimCount);
 }
 
-/** The blocks a claim belongs to (attribute and subject stem): two claims are compared only when they share one. */
+/**
+ * The blocks a claim belongs to, as the judge indexes it: its attribute as blocked (`blockAttribute`) with
+ * each of its subject stems and signature bands. Two claims are compared only when they share one; a store
+ * of blocks (the full audit's incremental judgements) keeps these, so it finds what the judge compares.
+ */
+export function claimBlocks(claim: Pick<Claim, 'attribute' | 'subject' | 'signature'>): { attribute: string; stem: string }[] {
+  const attribute = blockAttribute(claim.attribute);
+  return claimBlockStems(claim).map((stem) => ({ attribute, stem }));
+}
+
+/** The keys (`attribute|stem`) of `claimBlocks`. */
 export function blockKeys(claim: Pick<Claim, 'attribute' | 'subject' | 'signature'>): string[] {
-  return claimBlockStems(claim).map((s) => `${blockAttribute(claim.attribute)}|${s}`);
+  return claimBlocks(claim).map((b) => `${b.attribute}|${b.stem}`);
 }
 
 /** The attribute a claim is blocked under: counts of any noun block together ("four on-call nights" and "6 nights on call" count one thing in other words). */
-export function blockAttribute(attribute: string): string {
+function blockAttribute(attribute: string): string {
   return attribute.startsWith('count:') ? 'count' : attribute;
 }
 
@@ -212,7 +222,7 @@ function sameAttribute(a: Claim, b: Claim): boolean {
 }
 
 /** What blocks a claim with others of its attribute: its subject stems, and its signature's bands when it has one. */
-export function claimBlockStems(claim: Pick<Claim, 'subject' | 'signature'>): string[] {
+function claimBlockStems(claim: Pick<Claim, 'subject' | 'signature'>): string[] {
   return [...new Set(claim.subject), ...(claim.signature ? signatureBands(claim.signature) : [])];
 }
 
@@ -249,7 +259,7 @@ function differ(a: Claim, b: Claim): boolean {
  */
 function sameScope(a: Claim, b: Claim): boolean {
   // Days on both sides that never meet ("on weekdays" and a Saturday column) are two schedules.
-  const [da, db] = [daysOf(a), daysOf(b)];
+  const [da, db] = [daysOfStems(a.subject), daysOfStems(b.subject)];
   if (da.size > 0 && db.size > 0 && ![...da].some((d) => db.has(d))) return false;
   // Names on both sides: at least one in common ("Cork" and "Cork, Douglas"; a catalogue row naming the Ember 1 and its product sheet).
   if (a.scope.length > 0 && b.scope.length > 0 && !a.scope.some((x) => b.scope.includes(x))) return false;
@@ -278,24 +288,6 @@ function sameScope(a: Claim, b: Claim): boolean {
 /** The names a claim's own statement is limited to (its scope less its document's names). */
 function statedNames(c: Claim): string[] {
   return c.entity ? c.scope.filter((x) => !c.entity!.includes(x)) : c.scope;
-}
-
-/** Days of the week (1 = Monday) by the stems of the words that name them, in English and French. */
-const DAY_STEMS: ReadonlyMap<string, readonly number[]> = (() => {
-  const map = new Map<string, readonly number[]>();
-  const words: [string, number[]][] = [
-    ['monday lundi', [1]], ['tuesday mardi', [2]], ['wednesday mercredi', [3]], ['thursday jeudi', [4]], ['friday vendredi', [5]],
-    ['saturday saturdays samedi samedis', [6]], ['sunday sundays dimanche dimanches', [7]], ['weekday weekdays', [1, 2, 3, 4, 5]], ['weekend weekends', [6, 7]],
-  ];
-  for (const [list, days] of words) for (const w of list.split(' ')) for (const language of ['en', 'fr'] as const) for (const s of contentStems(w, language)) map.set(s, days);
-  return map;
-})();
-
-/** The days of the week a claim's subject names. */
-function daysOf(c: Claim): Set<number> {
-  const out = new Set<number>();
-  for (const s of c.subject) for (const d of DAY_STEMS.get(s) ?? []) out.add(d);
-  return out;
 }
 
 function written(c: Claim, word: string): boolean {

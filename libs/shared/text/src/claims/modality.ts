@@ -21,19 +21,19 @@ const BE_EN = String.raw`(?:is|are|be|was|were|remains?|stays?)`;
 const BE_FR = String.raw`(?:est|sont|reste|restent|sera|seront|demeure)`;
 const NOT_FR = String.raw`(?:ne|n')\s*(?:\S+\s+){0,2}?`;
 
-/** Most specific first: a negated form is read before the word it negates. */
+/** Most specific first: a negated form is read before the word it negates. Global: every match is looked at (`matchAll` copies the pattern). */
 const PATTERNS: Record<Language, [Modality, RegExp][]> = {
   en: [
-    ['optional', new RegExp(String.raw`\b(?:${BE_EN}\s+not\s+(?:required|mandatory|compulsory|obligatory|necessary|needed)|${BE_EN}\s+(?:optional|voluntary)|(?:does|do|did)\s*(?:not|n't)\s+(?:need|have)\s+to|(?:need|needs)\s+not|(?:don't|doesn't)\s+(?:need|have)\s+to|optional)\b`, 'iu')],
-    ['forbidden', new RegExp(String.raw`\b(?:must\s+(?:not|never)|mustn't|may\s+not|shall\s+not|cannot|can\s*not|can't|${BE_EN}\s+(?:not\s+(?:allowed|permitted|authori[sz]ed)|never\s+(?:allowed|permitted)|prohibited|forbidden|banned)|never|prohibited|forbidden)\b`, 'iu')],
-    ['required', new RegExp(String.raw`\b(?:must|shall|(?:has|have)\s+to|${BE_EN}\s+(?:required|mandatory|compulsory|obligatory)|always|mandatory|compulsory)\b`, 'iu')],
-    ['permitted', new RegExp(String.raw`\b(?:may|${BE_EN}\s+(?:allowed|permitted|authori[sz]ed|free)\s+to|${BE_EN}\s+(?:allowed|permitted|authori[sz]ed))\b`, 'iu')],
+    ['optional', new RegExp(String.raw`\b(?:${BE_EN}\s+not\s+(?:required|mandatory|compulsory|obligatory|necessary|needed)|${BE_EN}\s+(?:optional|voluntary)|(?:does|do|did)\s*(?:not|n't)\s+(?:need|have)\s+to|(?:need|needs)\s+not|(?:don't|doesn't)\s+(?:need|have)\s+to|optional)\b`, 'giu')],
+    ['forbidden', new RegExp(String.raw`\b(?:must\s+(?:not|never)|mustn't|may\s+not|shall\s+not|cannot|can\s*not|can't|${BE_EN}\s+(?:not\s+(?:allowed|permitted|authori[sz]ed)|never\s+(?:allowed|permitted)|prohibited|forbidden|banned)|never|prohibited|forbidden)\b`, 'giu')],
+    ['required', new RegExp(String.raw`\b(?:must|shall|(?:has|have)\s+to|${BE_EN}\s+(?:required|mandatory|compulsory|obligatory)|always|mandatory|compulsory)\b`, 'giu')],
+    ['permitted', new RegExp(String.raw`\b(?:may|${BE_EN}\s+(?:allowed|permitted|authori[sz]ed|free)\s+to|${BE_EN}\s+(?:allowed|permitted|authori[sz]ed))\b`, 'giu')],
   ],
   fr: [
-    ['optional', new RegExp(String.raw`(?:${NOT_FR}${BE_FR}?\s*pas\s+(?:obligatoires?|requise?s?|nécessaires?|exigée?s?)|facultati(?:f|ve)s?|optionnel(?:le)?s?|\bsur\s+la\s+base\s+du\s+volontariat\b|\b${BE_FR}\s+(?:entièrement\s+)?volontaires?\b|\bnon\s+obligatoires?\b|${NOT_FR}(?:est|sont)\s+pas\s+tenue?s?\s+de)`, 'iu')],
-    ['forbidden', new RegExp(String.raw`(?:${NOT_FR}(?:doit|doivent|peut|peuvent|pourra|pourront)\s+(?:pas|jamais)|${NOT_FR}${BE_FR}\s+(?:pas|jamais)\s+(?:autorisée?s?|permise?s?)|interdite?s?|prohibée?s?|\bjamais\b)`, 'iu')],
-    ['required', new RegExp(String.raw`(?:\b(?:doit|doivent|devra|devront)\b|obligatoires?|\b${BE_FR}\s+(?:requise?s?|exigée?s?|tenue?s?\s+de)|\btoujours\b|\bil\s+faut\b)`, 'iu')],
-    ['permitted', new RegExp(String.raw`(?:autorisée?s?|\bpermise?s?\b|\b(?:peut|peuvent|pourra|pourront)\b)`, 'iu')],
+    ['optional', new RegExp(String.raw`(?:${NOT_FR}${BE_FR}?\s*pas\s+(?:obligatoires?|requise?s?|nécessaires?|exigée?s?)|facultati(?:f|ve)s?|optionnel(?:le)?s?|\bsur\s+la\s+base\s+du\s+volontariat\b|\b${BE_FR}\s+(?:entièrement\s+)?volontaires?\b|\bnon\s+obligatoires?\b|${NOT_FR}(?:est|sont)\s+pas\s+tenue?s?\s+de)`, 'giu')],
+    ['forbidden', new RegExp(String.raw`(?:${NOT_FR}(?:doit|doivent|peut|peuvent|pourra|pourront)\s+(?:pas|jamais)|${NOT_FR}${BE_FR}\s+(?:pas|jamais)\s+(?:autorisée?s?|permise?s?)|interdite?s?|prohibée?s?|\bjamais\b)`, 'giu')],
+    ['required', new RegExp(String.raw`(?:\b(?:doit|doivent|devra|devront)\b|obligatoires?|\b${BE_FR}\s+(?:requise?s?|exigée?s?|tenue?s?\s+de)|\btoujours\b|\bil\s+faut\b)`, 'giu')],
+    ['permitted', new RegExp(String.raw`(?:autorisée?s?|\bpermise?s?\b|\b(?:peut|peuvent|pourra|pourront)\b)`, 'giu')],
   ],
 };
 
@@ -48,7 +48,7 @@ export interface ModalityReading {
 /** The modality a sentence states, the most specific reading first (see `Modality`), or undefined. */
 export function readModality(text: string, language: Language): ModalityReading | undefined {
   for (const [modality, pattern] of PATTERNS[language]) {
-    for (const m of text.matchAll(new RegExp(pattern.source, `${pattern.flags}g`))) {
+    for (const m of text.matchAll(pattern)) {
       // "A clinician who cannot be vaccinated must wear a mask": the relative clause describes who, the rule is "must".
       if (RELATIVE_BEFORE[language].test(text.slice(0, m.index))) continue;
       return { modality, text: m[0].trim(), start: m.index, end: m.index + m[0].length };
