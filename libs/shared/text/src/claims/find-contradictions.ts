@@ -259,7 +259,7 @@ function differ(a: Claim, b: Claim): boolean {
  */
 function sameScope(a: Claim, b: Claim): boolean {
   // Days on both sides that never meet ("on weekdays" and a Saturday column) are two schedules.
-  const [da, db] = [daysOfStems(a.subject), daysOfStems(b.subject)];
+  const [da, db] = [daysOf(a), daysOf(b)];
   if (da.size > 0 && db.size > 0 && ![...da].some((d) => db.has(d))) return false;
   // Names on both sides: at least one in common ("Cork" and "Cork, Douglas"; a catalogue row naming the Ember 1 and its product sheet).
   if (a.scope.length > 0 && b.scope.length > 0 && !a.scope.some((x) => b.scope.includes(x))) return false;
@@ -291,8 +291,24 @@ function statedNames(c: Claim): string[] {
 }
 
 function written(c: Claim, word: string): boolean {
-  const words = new Set(foldedWords(c.text).map(singular));
+  const words = wordsOf(c);
   return foldedWords(word).every((w) => words.has(singular(w)));
+}
+
+/** A claim's words, folded and singular, read once per claim (the judge asks for them pair after pair). */
+const WORDS = new WeakMap<Claim, ReadonlySet<string>>();
+function wordsOf(c: Claim): ReadonlySet<string> {
+  let words = WORDS.get(c);
+  if (!words) WORDS.set(c, (words = new Set(foldedWords(c.text).map(singular))));
+  return words;
+}
+
+/** The days a claim's subject names, read once per claim. */
+const DAYS = new WeakMap<Claim, ReadonlySet<number>>();
+function daysOf(c: Claim): ReadonlySet<number> {
+  let days = DAYS.get(c);
+  if (!days) DAYS.set(c, (days = daysOfStems(c.subject)));
+  return days;
 }
 
 /** A folded word without a plural's final s or x: "patients" and "patient" modify alike. */
