@@ -48,4 +48,17 @@ describe('database outage (distributed mode)', () => {
     }
     expect(status).toBe(200);
   }, 60000);
+
+  it('answers every call after its database connections drop under load (a reset, not an outage)', async () => {
+    const call = () => post(`${service.urls.audit}/audit/instance/get-instance`, { instance_id: instanceId }, adminKey).then((r) => r.status);
+    expect(await call()).toBe(200);
+    const inFlight = Array.from({ length: 40 }, () => call().catch(() => 0));
+    await new Promise((r) => setTimeout(r, 30));
+    proxy.outage();
+    proxy.restore();
+    // Calls in flight may fail (503, the pool's connection dropped under them), never with a 500.
+    for (const status of await Promise.all(inFlight)) expect([200, 503]).toContain(status);
+    for (let i = 0; i < 30; i++) expect(await call()).toBe(200);
+    expect((await fetch(`${service.urls.audit}/health/ready`)).status).toBe(200);
+  }, 60000);
 });

@@ -25,9 +25,11 @@ export function dataSourceOptions(
     migrationsTransactionMode: 'each',
     synchronize: false,
     logging: false,
-    // PGlite has one session: a second pooled connection would share its transaction state.
+    // PGlite has one session: a second pooled connection would share its transaction state. That session outlives
+    // a connection: one that dropped leaves its named statements behind, which the next connection's client knows
+    // nothing of, so each new connection starts by dropping them. The one connection is never closed for idling.
     extra: embedded
-      ? { max: 1, connectionTimeoutMillis: 60000 }
+      ? { max: 1, connectionTimeoutMillis: 60000, idleTimeoutMillis: 0, onConnect: (client: { query(sql: string): Promise<unknown> }) => client.query('DEALLOCATE ALL') }
       : { max: config.DATABASE_POOL_SIZE, connectionTimeoutMillis: 5000, statement_timeout: 30000 },
   };
 }

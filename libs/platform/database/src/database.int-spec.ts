@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
@@ -92,6 +93,49 @@ describe.each<TestDatabaseMode>(['embedded', 'postgres'])('Database (%s)', (mode
     await db.dataSource.query(`ALTER TABLE probe.counted ALTER COLUMN n TYPE bigint`);
     expect(await read()).toEqual([{ id: 'a', n: '1' }]);
     expect(await read()).toEqual([{ id: 'a', n: '1' }]);
+  });
+
+  /** The pool's connections, to drop them as a network failure or a restarted database would. */
+  const pooledClients = () => (db.dataSource.driver as unknown as { master: { _clients: { connection: { stream: { destroy(): void } } }[] } }).master._clients;
+  const statementName = (sql: string) => `p_${createHash('sha1').update(sql).digest('hex').slice(0, 20)}_0`;
+
+  it('reads again when the server and the client disagree on what a connection prepared', async () => {
+    const uow = db.unitOfWork;
+    await uow.run(() => uow.manager().query(`INSERT INTO probe.items VALUES ('agree')`));
+    // 42P05: the server already has the name (another connection of the same session left it), the client never parsed it.
+    const sql = `SELECT id, 'left' AS origin FROM probe.items WHERE id = $1`;
+    await uow.run(() => uow.manager().query(`PREPARE ${statementName(sql)} AS SELECT id, 'stale' AS origin FROM probe.items WHERE id = $1`));
+    expect(await uow.prepared(sql, ['agree'])).toEqual([{ id: 'agree', origin: 'left' }]);
+    // 26000: the client believes the name parsed, the server dropped it.
+    const other = `SELECT id, 'dropped' AS origin FROM probe.items WHERE id = $1`;
+    const dropped = await uow.run(async () => {
+      const rows = await uow.prepared(other, ['agree']);
+      await uow.manager().query('DEALLOCATE ALL');
+      return rows;
+    });
+    expect(dropped).toEqual([{ id: 'agree', origin: 'dropped' }]);
+    for (let i = 0; i < 3; i++) expect(await uow.prepared(other, ['agree'])).toEqual([{ id: 'agree', origin: 'dropped' }]);
+    expect(await uow.prepared(sql, ['agree'])).toEqual([{ id: 'agree', origin: 'left' }]);
+  });
+
+  it('reads again after a statement failed or its connection dropped mid-flight, and readiness says so', async () => {
+    const uow = db.unitOfWork;
+    const divide = (n: number) => uow.prepared<{ q: number }>(`SELECT 10 / $1::int AS q`, [n]);
+    await expect(divide(0)).rejects.toMatchObject({ code: '22012' });
+    expect(await divide(2)).toEqual([{ q: 5 }]);
+    const read = (id: string) => uow.prepared<{ id: string }>(`SELECT id FROM probe.items WHERE id = $1 AND pg_sleep(0.05) IS NOT NULL`, [id]);
+    await uow.run(() => uow.manager().query(`INSERT INTO probe.items VALUES ('load')`));
+    expect(await read('load')).toEqual([{ id: 'load' }]);
+    // Under load (prepared and plain reads in flight), every connection drops; the calls in flight may fail.
+    const inFlight = Array.from({ length: 12 }, (_, i) => (i % 2 ? read('load') : db.dataSource.query('SELECT 1 AS one')).then(() => 'ok', () => 'failed'));
+    await sleep(20);
+    for (const client of pooledClients()) client.connection.stream.destroy();
+    await Promise.all(inFlight);
+    // Then every call answers: the same prepared read, plain queries, transactions, and readiness.
+    for (let i = 0; i < 5; i++) expect(await read('load')).toEqual([{ id: 'load' }]);
+    expect(await divide(5)).toEqual([{ q: 2 }]);
+    expect(await uow.run(() => uow.manager().query(`SELECT count(*)::int AS n FROM probe.items WHERE id = 'load'`))).toEqual([{ n: 1 }]);
+    expect(await db.ping()).toBe(true);
   });
 
   it('keeps the event loop free while the database works', async () => {

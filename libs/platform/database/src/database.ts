@@ -45,11 +45,14 @@ export class Database {
     }
   }
 
-  /** `SELECT 1` with a deadline: readiness probes must answer even when the database hangs. */
+  /**
+   * `SELECT 1` with a deadline: readiness probes must answer even when the database hangs. It runs as a plain
+   * query and as a named prepared statement, the way the hot reads run, so readiness says down when those fail.
+   */
   async ping(timeoutMs = 2000): Promise<boolean> {
     let timer: NodeJS.Timeout | undefined;
     try {
-      const query = this.dataSource.query('SELECT 1').then(() => true);
+      const query = Promise.all([this.dataSource.query('SELECT 1'), this.unitOfWork.prepared('SELECT 1 AS ready', [])]).then(() => true);
       const timeout = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs)));
       return await Promise.race([query, timeout]);
     } catch {

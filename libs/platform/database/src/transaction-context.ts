@@ -9,6 +9,16 @@ interface PgClient {
 }
 
 /**
+ * SQLSTATEs after which a named statement must be prepared again under another name:
+ * - `0A000` "cached plan must not change result type": a migration changed a table under the plan;
+ * - `42P05` "prepared statement already exists": the server has the name although the client never saw it
+ *   parsed (the embedded database keeps one session across connections: a connection that dropped left its
+ *   statements behind for the next one);
+ * - `26000` "prepared statement does not exist": the client believes the name parsed, the server lost it.
+ */
+const PREPARED_STATE_ERRORS = new Set(['0A000', '42P05', '26000']);
+
+/**
  * The unit of work over TypeORM. The open transaction travels in AsyncLocalStorage, so repositories
  * call `manager()` and join it without passing it around. With one connection (the embedded mode),
  * code inside a transaction must not use the DataSource directly: it would wait for itself.
@@ -48,10 +58,10 @@ export class TypeOrmUnitOfWork extends UnitOfWork {
       try {
         return (await run()).rows as T[];
       } catch (error) {
-        // A migration changed a table under a prepared plan ("cached plan must not change result type"): node-postgres
-        // would send the stale statement for ever; under a new name the server prepares it again. Retried outside a
-        // transaction only: in one, the failed statement has aborted it (the next call uses the new name).
-        if ((error as { code?: string }).code !== '0A000') throw error;
+        // The client's memory of what this connection prepared and the server's disagree, or the plan went stale: node-postgres
+        // would send the same name for ever and fail every time. Under a new name the server prepares it again. Retried outside
+        // a transaction only: in one, the failed statement has aborted it (the next call uses the new name).
+        if (!PREPARED_STATE_ERRORS.has((error as { code?: string }).code ?? '')) throw error;
         this.generations.set(hash, (this.generations.get(hash) ?? 0) + 1);
         if (open) throw error;
         return (await run()).rows as T[];
@@ -61,7 +71,7 @@ export class TypeOrmUnitOfWork extends UnitOfWork {
     }
   }
 
-  /** Per statement, how many times a migration made its prepared plan stale (the suffix of its name). */
+  /** Per statement, how many times its name had to change (the suffix of its name). */
   private readonly generations = new Map<string, number>();
 
   inTransaction(): boolean {
