@@ -174,6 +174,14 @@ describe('typed values and their canonical keys', () => {
     expect(key('Renew it every 10 days.')).toEqual(['recurrence:P10D']);
   });
 
+  it('gives one key to one clock time written in 12 h or 24 h form ("before 2 p.m." = "before 14:00")', () => {
+    const key = (text: string) => extractValues(text, 'en').filter((v) => v.kind === 'time-range').map((v) => v.key);
+    expect(key('Orders placed before 2 p.m. ship today.')).toEqual(key('Orders placed before 14:00 ship today.'));
+    expect(key('Orders placed before 2pm ship today.')).toEqual(['time-range:T14:00']);
+    expect(key('Orders placed before 3 p.m. ship today.')).not.toEqual(key('Orders placed before 14:00 ship today.'));
+    expect(extractValues('Commandes passées avant 14h00 expédiées le jour même.', 'fr').find((v) => v.kind === 'time-range')?.key).toBe('time-range:T14:00');
+  });
+
   it('compares a day of a month given without a year (a date of every year), not a date resolved against today', () => {
     expect(extractValues('Carried-over days must be used by 31 March.', 'en')).toEqual([expect.objectContaining({ key: 'date-range:before:XXXX-03-31', comparable: true })]);
     expect(extractValues('Les congés reportés doivent être pris avant le 30 juin.', 'fr').filter((v) => v.kind === 'date')).toEqual([expect.objectContaining({ key: 'date:XXXX-06-30', comparable: true })]);

@@ -424,7 +424,7 @@ function dateTimeOf(r: ModelResult): Reading | undefined {
     case 'timerange': {
       const start = typeof first.start === 'string' ? first.start.slice(0, 5) : '';
       const end = typeof first.end === 'string' ? first.end.slice(0, 5) : '';
-      return { kind: 'time-range', key: start && end ? `time-range:${start}-${end}` : `time-range:${timex}`, comparable: true };
+      return { kind: 'time-range', key: start && end ? `time-range:${start}-${end}` : `time-range:${clockTimex(timex)}`, comparable: true };
     }
     case 'set':
       // A plain period ("every three years": P3Y) compares; a weekday or a date ("every Monday") does not.
@@ -435,6 +435,11 @@ function dateTimeOf(r: ModelResult): Reading | undefined {
     default:
       return undefined;
   }
+}
+
+/** The clock times of a timex written to the minute: "before 2 p.m." (`T14`) and "before 14:00" (`T14:00`) are one time. */
+function clockTimex(timex: string): string {
+  return timex.replace(/T(\d{2})(?::(\d{2}))?(?::\d{2})?/gu, (_, h: string, m?: string) => `T${h}:${m ?? '00'}`);
 }
 
 /** A day of a month without its year, in a date key: `XXXX-03-31`. */
