@@ -47,7 +47,7 @@ function excerptOf(claim: Claim, names: DocumentNames): FullAuditExcerpt {
 /** A contradiction written for people: what it is about, what each document says, what to decide. */
 export function findingOf(contradiction: ClaimContradiction, names: DocumentNames): FullAuditFinding {
   const [a, b] = contradiction.claims.map((c) => excerptOf(c, names));
-  const described = describeContradiction(contradiction, new Map([...names].map(([id, d]) => [id, d.name])));
+  const described = describeContradiction(contradiction, names);
   return {
     fingerprint: contradiction.fingerprint,
     attribute: contradiction.attribute,

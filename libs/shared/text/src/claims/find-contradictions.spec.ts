@@ -54,14 +54,25 @@ describe('findContradictions at scale and incrementally', () => {
     expect(findContradictions(JSON.parse(JSON.stringify(pair)) as Claim[])[0].fingerprint).toBe(alone.fingerprint);
   });
 
-  it('explains a finding in words people read, with the documents named', () => {
+  it('explains a finding in words people read: both documents, what each says, and why both cannot hold', () => {
     const claim = (documentId: string, value: string, text: string): Claim => ({ passageId: `${documentId}#0`, documentId, text, start: 0, end: text.length, subject: ['refund', 'order', 'request'], attribute: 'duration', value: { key: `duration:${value}`, text: value }, scope: [] });
     const [f] = findContradictions([claim('kd_a', '14 days', 'Refunds of an order are issued within 14 days of the request.'), claim('kd_b', '30 days', 'Refunds of an order are processed within 30 days of the request.')]);
     expect(f.subject).toBe('refunds order request');
-    expect(f.explanation).toBe('kd_a says 14 days; kd_b says 30 days.');
-    const named = describeContradiction(f, new Map([['kd_a', 'customer-faq.md'], ['kd_b', 'refund-policy.md']]));
-    expect(named.explanation).toBe('customer-faq.md says 14 days; refund-policy.md says 30 days.');
+    expect(f.explanation).toBe('"kd_a" says 14 days: "Refunds of an order are issued within 14 days of the request.". "kd_b" says 30 days: "Refunds of an order are processed within 30 days of the request.". Both give the length of time for refunds order request, and it cannot be both 14 days and 30 days.');
+    const named = describeContradiction(f, new Map([['kd_a', 'Customer FAQ'], ['kd_b', 'Refund policy']]));
+    expect(named.explanation).toMatch(/^"Customer FAQ" says 14 days: .*"Refund policy" says 30 days: /u);
     expect(named.companionQuestions[0]).toBe('What is the right value for refunds order request: 14 days or 30 days?');
+    // Two documents of one name are told apart by their path or URL.
+    const twins = describeContradiction(f, new Map([['kd_a', { name: 'Refund policy', url: 'https://intranet.example/eu/refunds' }], ['kd_b', { name: 'Refund policy', url: 'https://intranet.example/uk/refunds' }]]));
+    expect(twins.explanation).toContain('"Refund policy" (https://intranet.example/eu/refunds) says 14 days');
+    expect(twins.explanation).toContain('"Refund policy" (https://intranet.example/uk/refunds) says 30 days');
+  });
+
+  it('explains a modality finding as one rule that cannot be both, within the scope both name', () => {
+    const rule = (documentId: string, modality: 'required' | 'optional', text: string): Claim => ({ passageId: `${documentId}#0`, documentId, text, start: 0, end: text.length, subject: ['multi', 'factor', 'authent', 'remot', 'access'], attribute: 'modality', value: { key: `modality:${modality}`, text: modality === 'required' ? 'is mandatory' : 'is optional' }, modality, scope: ['acme'] });
+    const [f] = findContradictions([rule('kd_a', 'required', 'Multi-factor authentication is mandatory for remote access at Acme.'), rule('kd_b', 'optional', 'Multi-factor authentication is optional for remote access at Acme.')]);
+    expect(f.explanation).toMatch(/says it is required \("is mandatory"\)/u);
+    expect(f.explanation).toMatch(/for acme, and one rule cannot be both required and optional\.$/u);
   });
 });
 
@@ -178,7 +189,7 @@ describe('vector-neighbour blocking', () => {
     const found = between(findContradictions(claims, { vectorBand: { min: 0.5, max: 0.99 } }));
     expect(found).toHaveLength(1);
     expect(found[0].shared).toEqual(['process', 'refund', 'request']);
-    expect(found[0].explanation).toBe('kd_a says 14 days; kd_b says 30 days.');
+    expect(found[0].explanation).toMatch(/^"kd_a" says 14 days: .* "kd_b" says 30 days: /u);
     // The same findings incrementally, from either side.
     expect(between(findContradictions(claims, { vectorBand: { min: 0.5, max: 0.99 }, touching: new Set(['kd_b']) })).map((f) => f.fingerprint)).toEqual([found[0].fingerprint]);
   });

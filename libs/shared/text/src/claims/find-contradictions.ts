@@ -33,7 +33,7 @@ export interface ClaimContradiction {
   claims: [Claim, Claim];
   /** A short label of what they disagree about (the shared words, as the first claim writes them). */
   subject: string;
-  /** One sentence: "a.md says 14 days; b.md says 30 days." (documents by id; see `describeContradiction` for names). */
+  /** Both documents, what each says, and why both cannot hold (documents by id; see `describeContradiction` for names). */
   explanation: string;
   /** What the expert must decide (1-2 questions). */
   companionQuestions: string[];
@@ -327,24 +327,71 @@ export function claimPairFingerprint(a: Claim, b: Claim): string {
 
 const MODAL_TEXT: Record<Modality, string> = { required: 'it is required', forbidden: 'it is forbidden', optional: 'it is optional', permitted: 'it is allowed' };
 
+/** A document as a finding names it: its name, and where it lives (path or URL) to tell apart two of one name. */
+export interface DocumentLabel {
+  name: string;
+  url?: string | null;
+}
+
+/** What kind of value an attribute is, in words ("the length of time", "the amount"). */
+function valueKind(attribute: string): string {
+  const kind = attribute.split(':')[0];
+  const words: Record<string, string> = {
+    duration: 'length of time',
+    amount: 'amount',
+    percentage: 'percentage',
+    count: 'number',
+    date: 'date',
+    'annual-date': 'date',
+    'time-range': 'time',
+    time: 'time',
+    weekdays: 'days',
+    recurrence: 'frequency',
+    quantity: 'quantity',
+  };
+  return words[kind] ?? 'value';
+}
+
+/** A statement's sentence as quoted in an explanation: whole when short, else cut at a word near 160 characters. */
+function quoted(text: string): string {
+  const line = text.replace(/\s+/gu, ' ').replace(/^\|\s*|\s*\|$/gu, '').trim();
+  if (line.length <= 160) return line;
+  const cut = line.slice(0, 160);
+  return `${cut.slice(0, Math.max(cut.lastIndexOf(' '), 120))}…`;
+}
+
 /**
- * People-readable text of a finding: `subject` (what they disagree about: the shared words as the first
- * claim writes them), `explanation` ("a.md says 14 days; b.md says 30 days.") and `companionQuestions`
- * (what the expert must decide). `documentNames`: document id → name (default: the ids).
+ * People-readable text of a finding (ANALYSIS.md §4 step 4): `subject` (what they disagree about: the shared
+ * words as the first claim writes them); `explanation`, which names both documents (with their path or URL when
+ * two share a name), quotes what each says and its value, and says why both cannot hold (one subject and scope,
+ * two values; or one rule, two modalities); and `companionQuestions` (what the expert must decide).
+ * `documents`: document id → its name, or its name and URL (default: the ids).
  */
 export function describeContradiction(
-  c: Pick<ClaimContradiction, 'shared' | 'claims'>,
-  documentNames: ReadonlyMap<string, string> | Readonly<Record<string, string>> = {},
+  c: Pick<ClaimContradiction, 'shared' | 'claims' | 'attribute'>,
+  documents: ReadonlyMap<string, string | DocumentLabel> | Readonly<Record<string, string | DocumentLabel>> = {},
 ): { subject: string; explanation: string; companionQuestions: string[] } {
-  const nameOf = (id: string) => (documentNames instanceof Map ? documentNames.get(id) : (documentNames as Record<string, string>)[id]) ?? id;
+  const labelOf = (id: string): DocumentLabel => {
+    const d = documents instanceof Map ? documents.get(id) : (documents as Record<string, string | DocumentLabel>)[id];
+    return d === undefined ? { name: id } : typeof d === 'string' ? { name: d } : d;
+  };
   const [a, b] = c.claims;
+  const [la, lb] = [labelOf(a.documentId), labelOf(b.documentId)];
+  // Two documents of one name are told apart by where they live.
+  const twins = la.name.trim().toLowerCase() === lb.name.trim().toLowerCase();
+  const nameOf = (l: DocumentLabel) => (twins && l.url ? `"${l.name}" (${l.url})` : `"${l.name}"`);
   const said = (x: Claim) => (x.modality ? `${MODAL_TEXT[x.modality]} ("${x.value.text}")` : x.value.text);
   const subject = subjectLabel(a, c.shared) || subjectLabel(b, c.shared) || c.shared.join(' ');
-  const explanation = `${nameOf(a.documentId)} says ${said(a)}; ${nameOf(b.documentId)} says ${said(b)}.`;
+  const scope = a.scope.filter((x) => b.scope.includes(x));
+  const within = scope.length > 0 ? ` for ${scope.join(', ')}` : '';
+  const why = a.modality
+    ? `Both state the rule on ${subject}${within}, and one rule cannot be both ${MODAL_TEXT[a.modality].replace(/^it is /u, '')} and ${MODAL_TEXT[b.modality ?? 'permitted'].replace(/^it is /u, '')}.`
+    : `Both give the ${valueKind(c.attribute ?? a.attribute)} for ${subject}${within}, and it cannot be both ${a.value.text} and ${b.value.text}.`;
+  const explanation = `${nameOf(la)} says ${said(a)}: "${quoted(a.text)}". ${nameOf(lb)} says ${said(b)}: "${quoted(b.text)}". ${why}`;
   const first = a.modality
     ? `Regarding ${subject}: which applies, ${MODAL_TEXT[a.modality].replace(/^it is /u, '')} or ${MODAL_TEXT[b.modality ?? 'permitted'].replace(/^it is /u, '')}?`
     : `What is the right value for ${subject}: ${a.value.text} or ${b.value.text}?`;
-  return { subject, explanation, companionQuestions: [first, `Is one of the two documents (${nameOf(a.documentId)}, ${nameOf(b.documentId)}) out of date or limited to another case, and which one applies?`] };
+  return { subject, explanation, companionQuestions: [first, `Is one of the two documents (${nameOf(la)}, ${nameOf(lb)}) out of date or limited to another case, and which one applies?`] };
 }
 
 /** The words of a claim's sentence whose stems are shared, in order, at most six. */
