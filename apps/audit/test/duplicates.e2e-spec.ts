@@ -184,6 +184,51 @@ describe.each<ServiceMode>(['embedded', 'distributed'])('duplicates (%s)', (mode
     }
   });
 
+  it('one document ingested as Markdown and as the HTML page that publishes it (title without head, navigation, entities, typographic punctuation) is an exact copy', async () => {
+    const markdown = [
+      '# Parental leave',
+      '',
+      'Parents may take up to **sixteen weeks** of paid leave after a birth or an adoption -- see [the HR portal](https://hr.example/leave) for the form.',
+      '',
+      '## Who is eligible',
+      '',
+      "- Employees with at least six months' service.",
+      '- Apprentices, after their trial period:',
+      '  1. ask your manager;',
+      '  2. send the form to HR.',
+      '',
+      '| Leave | Paid weeks |',
+      '| --- | ---: |',
+      '| Birth parent | 16 |',
+      '| Second parent | 4 |',
+      '',
+      '> The "keep in touch" days do not end the leave.',
+    ].join('\n');
+    const html = `<!DOCTYPE html>
+<title>Parental leave</title>
+<link rel="stylesheet" href="/site.css">
+<nav><a href="/">Intranet</a> &rsaquo; <a href="/hr">HR</a></nav>
+<h1>Parental leave</h1>
+<p>Parents may take up to <strong>sixteen weeks</strong> of paid leave after a birth or an adoption &ndash; see <a href="https://hr.example/leave">the HR portal</a> for the form.</p>
+<h2>Who is eligible</h2>
+<ul>
+  <li>Employees with at least six months&rsquo; service.</li>
+  <li>Apprentices, after their trial period:
+    <ol><li>ask your manager;</li><li>send the form to HR.</li></ol>
+  </li>
+</ul>
+<table>
+  <thead><tr><th>Leave</th><th style="text-align: right">Paid weeks</th></tr></thead>
+  <tbody><tr><td>Birth parent</td><td>16</td></tr><tr><td>Second parent</td><td>4</td></tr></tbody>
+</table>
+<blockquote><p>The &ldquo;keep in touch&rdquo; days do not end the leave.</p></blockquote>
+<footer>&copy; 2025 Example Outdoor</footer>`;
+    docs.leaveMarkdown = await ingest('parental-leave.md', markdown);
+    docs.leaveHtml = await ingest('parental-leave.html', html);
+    const cluster = await clusterOf(docs.leaveMarkdown, docs.leaveHtml);
+    expect(cluster).toMatchObject({ state: 'DETECTED', exact: true, similarity: 1 });
+  }, 150000);
+
   it('the duplicate operations are REST only: the audit MCP server does not list them (spec part 4)', async () => {
     const client = new Client({ name: 'duplicates-e2e', version: '1.0.0' });
     await client.connect(new StreamableHTTPClientTransport(new URL(`${service.urls.audit}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${adminKey}` } } }));

@@ -50,6 +50,16 @@ describe('htmlToDocument', () => {
     expect(htmlToDocument('<p>No title here</p>').title).toBeNull();
   });
 
+  it('reads a <title> outside any <head> (HTML5 lets a page leave the head out) as the title, not as a paragraph', () => {
+    expect(htmlToDocument('<!doctype html><title>Leave policy</title><h1>Leave policy</h1><p>Ask first.</p>')).toEqual({
+      title: 'Leave policy',
+      blocks: [
+        { kind: 'heading', level: 1, text: 'Leave policy' },
+        { kind: 'paragraph', text: 'Ask first.' },
+      ],
+    });
+  });
+
   it('tolerates malformed markup', () => {
     const doc = htmlToDocument('<h1>Broken<p>unclosed paragraph<li>stray item<table><tr><td>cell</table></div></span>');
     expect(doc.blocks.map((b) => b.text).join(' ')).toContain('unclosed paragraph');

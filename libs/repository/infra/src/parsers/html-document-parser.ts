@@ -56,7 +56,8 @@ class BlockCollector {
         this.inline.push(node.data);
         continue;
       }
-      if (!isTag(node) || DROPPED.has(node.name)) continue;
+      // The <title> is the document's title, not its text, even where no <head> encloses it (HTML5 allows that).
+      if (!isTag(node) || DROPPED.has(node.name) || node.name === 'title') continue;
       const heading = HEADING.exec(node.name);
       if (heading) {
         this.push({ kind: 'heading', level: Number(heading[1]), text: textOf(node) });

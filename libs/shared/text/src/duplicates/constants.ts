@@ -1,11 +1,16 @@
 /**
- * The duplicate detection's parameters, measured in tools/eval (README "Duplicates"). Signatures and band
- * keys are stored: a change to `shingleSize`, `permutations`, `seed`, `bands`, `rows` or to the hashing
- * itself must bump `version`, and the stored fingerprints be recomputed.
+ * The duplicate detection's parameters, measured in tools/eval (README "Duplicates"). Canonical hashes,
+ * signatures and band keys are stored: a change to `shingleSize`, `permutations`, `seed`, `bands`, `rows`, to
+ * the hashing itself or to the canonical text (canonical.ts) must bump `version`, and the stored fingerprints
+ * be recomputed.
  */
 export const DUPLICATES = {
-  /** Version of the stored fingerprint format (shingles, signatures, band keys). */
-  version: 1,
+  /**
+   * Version of the stored fingerprint format (canonical hash, shingles, signatures, band keys). 2: the canonical
+   * text of one document is the same in HTML and in Markdown (page chrome, every HTML 4 entity, images, escaped
+   * marks, typographic quotes and dashes).
+   */
+  version: 2,
   /**
    * Word 3-shingles. Measured over k = 2..5: on the demo corpus the planted near pairs keep Jaccard ≥ 0.757
    * at k = 3 (0.793 at 2, 0.722 at 4) while generated look-alikes (one template, other facts) stay ≤ 0.55
