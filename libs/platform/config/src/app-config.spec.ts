@@ -80,3 +80,18 @@ describe('loadConfig (embeddings)', () => {
     expect(() => loadConfig({ DATA_DIR: dir(), TEXT_PRELOAD_LANGUAGES: 'en,de' })).toThrow(/TEXT_PRELOAD_LANGUAGES/);
   });
 });
+
+describe('loadConfig (public URLs)', () => {
+  it('derives each public URL from its app port, so moving a port moves the URL clients are sent to', () => {
+    expect(loadConfig({ DATA_DIR: dir() })).toMatchObject({ PUBLIC_AUTH_URL: 'http://localhost:3000', PUBLIC_AUDIT_URL: 'http://localhost:3001', PUBLIC_RETRIEVAL_URL: 'http://localhost:3002' });
+    const moved = loadConfig({ DATA_DIR: dir(), PLATFORM_AUTH_PORT: '4100', AUDIT_PORT: '4101', RETRIEVAL_PORT: '4102' });
+    expect(moved).toMatchObject({ PUBLIC_AUTH_URL: 'http://localhost:4100', PUBLIC_AUDIT_URL: 'http://localhost:4101', PUBLIC_RETRIEVAL_URL: 'http://localhost:4102' });
+    expect(moved.allowedOrigins).toEqual(['http://localhost:4100', 'http://localhost:4101', 'http://localhost:4102']);
+  });
+
+  it('keeps a public URL that is set, whatever the port, and derives the others', () => {
+    const config = loadConfig({ DATA_DIR: dir(), PLATFORM_AUTH_PORT: '4100', AUDIT_PORT: '4101', PUBLIC_AUTH_URL: 'https://auth.example.com', PUBLIC_RETRIEVAL_URL: '' });
+    expect(config).toMatchObject({ PUBLIC_AUTH_URL: 'https://auth.example.com', PUBLIC_AUDIT_URL: 'http://localhost:4101', PUBLIC_RETRIEVAL_URL: 'http://localhost:3002' });
+    expect(() => loadConfig({ DATA_DIR: dir(), PUBLIC_AUDIT_URL: 'audit.example.com' })).toThrow(/PUBLIC_AUDIT_URL/);
+  });
+});

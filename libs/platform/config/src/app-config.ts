@@ -17,9 +17,13 @@ export const configSchema = z.object({
   AUDIT_PORT: port.default(3001),
   RETRIEVAL_PORT: port.default(3002),
   WORKERS_HEALTH_PORT: port.default(3003),
-  PUBLIC_AUTH_URL: url.default('http://localhost:3000'),
-  PUBLIC_AUDIT_URL: url.default('http://localhost:3001'),
-  PUBLIC_RETRIEVAL_URL: url.default('http://localhost:3002'),
+  /**
+   * The URLs clients reach the apps at (token issuer, OAuth and protected-resource metadata, challenges,
+   * allowed origins). Unset: `http://localhost:<the app's port>`, so moving a port moves its URL.
+   */
+  PUBLIC_AUTH_URL: url.optional(),
+  PUBLIC_AUDIT_URL: url.optional(),
+  PUBLIC_RETRIEVAL_URL: url.optional(),
   DATABASE_URL: z
     .string()
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
@@ -176,7 +180,10 @@ export const configSchema = z.object({
 
 export type RawConfig = z.infer<typeof configSchema>;
 
-export interface AppConfig extends RawConfig {
+/** The public URLs of the apps, each set or derived from its app's port. */
+type PublicUrlName = 'PUBLIC_AUTH_URL' | 'PUBLIC_AUDIT_URL' | 'PUBLIC_RETRIEVAL_URL';
+
+export interface AppConfig extends Omit<RawConfig, PublicUrlName>, Record<PublicUrlName, string> {
   /** `embedded` when DATABASE_URL is unset: PGlite under DATA_DIR. */
   databaseMode: 'postgres' | 'embedded';
   /** `bullmq` when REDIS_URL is set, otherwise durable jobs in the database. */
@@ -225,10 +232,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   }
   const dataDir = resolve(raw.DATA_DIR);
   const authSecret = raw.AUTH_SECRET ?? embeddedSecret(dataDir);
+  const publicUrls: Record<PublicUrlName, string> = {
+    PUBLIC_AUTH_URL: raw.PUBLIC_AUTH_URL ?? `http://localhost:${raw.PLATFORM_AUTH_PORT}`,
+    PUBLIC_AUDIT_URL: raw.PUBLIC_AUDIT_URL ?? `http://localhost:${raw.AUDIT_PORT}`,
+    PUBLIC_RETRIEVAL_URL: raw.PUBLIC_RETRIEVAL_URL ?? `http://localhost:${raw.RETRIEVAL_PORT}`,
+  };
   const allowedOrigins = raw.ALLOWED_ORIGINS
     ? raw.ALLOWED_ORIGINS.split(',').map((o) => new URL(o.trim()).origin)
-    : [...new Set([raw.PUBLIC_AUTH_URL, raw.PUBLIC_AUDIT_URL, raw.PUBLIC_RETRIEVAL_URL].map((u) => new URL(u).origin))];
-  return { ...raw, databaseMode, jobsMode: raw.REDIS_URL ? 'bullmq' : 'database', dataDir, authSecret, allowedOrigins };
+    : [...new Set(Object.values(publicUrls).map((u) => new URL(u).origin))];
+  return { ...raw, ...publicUrls, databaseMode, jobsMode: raw.REDIS_URL ? 'bullmq' : 'database', dataDir, authSecret, allowedOrigins };
 }
 
 function embeddedSecret(dataDir: string): string {
