@@ -2,7 +2,11 @@ import { loggableError } from '@svc/kernel';
 import { LoggerService } from '@nestjs/common';
 import pino, { Logger } from 'pino';
 
-/** Header and body fields that carry secrets: never logged, whatever the level. */
+/**
+ * Header and body fields that carry secrets: never logged, whatever the level. An OAuth
+ * authorization code is a secret only where a request carries it (`body.code`, `query.code`): a
+ * blanket `*.code` would also hide every error's SQLSTATE (`err.code`) and domain code.
+ */
 export const REDACTED_PATHS = [
   'req.headers.authorization',
   'req.headers.cookie',
@@ -14,7 +18,12 @@ export const REDACTED_PATHS = [
   '*.api_key',
   '*.apiKey',
   '*.password',
-  '*.code',
+  'body.code',
+  'query.code',
+  'form.code',
+  'req.body.code',
+  'req.query.code',
+  'res.headers.location',
   '*.code_verifier',
   '*.refresh_token',
   '*.access_token',
@@ -25,11 +34,21 @@ export const REDACTED_PATHS = [
   '*.AUTH_SECRET',
 ];
 
+/**
+ * `err` is what may be logged of an error (`loggableError`): an Error is reduced to it, and a value
+ * already reduced is kept as it is (pino's own serializer would replace its `type`, the error's class,
+ * with "Object").
+ */
+function serializeError(value: unknown): unknown {
+  return value instanceof Error ? loggableError(value) : value;
+}
+
 export function createRootLogger(options: { level: string; name: string; destination?: pino.DestinationStream }): Logger {
   return pino(
     {
       name: options.name,
       level: options.level,
+      serializers: { err: serializeError },
       redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
       base: { process: options.name },
       timestamp: pino.stdTimeFunctions.isoTime,
