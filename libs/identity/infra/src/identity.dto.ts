@@ -1,7 +1,7 @@
 import { PaginationInput } from '@svc/http';
 import { ROLES, Role } from '@svc/kernel';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsEmail, IsIn, IsISO8601, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
-import { IsPrefixedId } from '@svc/http';
+import { IsPlainText, IsPrefixedId } from '@svc/http';
 
 export class ExchangeApiKeyInput {
   @IsString()
@@ -19,6 +19,7 @@ export class CreateMemberInput {
   @IsString()
   @MinLength(1)
   @MaxLength(200)
+  @IsPlainText()
   name!: string;
 
   @IsArray()
@@ -49,6 +50,7 @@ export class CreateApiKeyRequest {
   @IsString()
   @MinLength(1)
   @MaxLength(200)
+  @IsPlainText()
   name!: string;
 
   @IsArray()

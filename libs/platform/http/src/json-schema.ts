@@ -62,7 +62,7 @@ export function jsonSchemaOf(type: Type<object>): JsonSchema {
         case 'isEmail': target.type = 'string'; target.format = 'email'; break;
       }
     }
-    const optional = names.has('isOptional');
+    const optional = names.has('isOptional') || rules.some((r) => (r.context as { omittable?: boolean } | undefined)?.omittable === true);
     const nullable = rules.some((r) => r.name === 'isOptional' || r.name === 'allowNull');
     if (!optional) required.push(property);
     if (nullable && names.has('allowNull')) schema.nullable = true;

@@ -1,5 +1,6 @@
 import { ArrayMaxSize, IsArray, IsInt, IsOptional, IsString, MaxLength, Min, MinLength } from 'class-validator';
-import { IsPrefixedId, StrictBodyPipe, validateInput } from './validation';
+import { jsonSchemaOf } from './json-schema';
+import { IsBase64Text, IsOmittable, IsPlainText, isStandardBase64, IsPrefixedId, StrictBodyPipe, validateInput } from './validation';
 
 class IdsInput {
   @IsArray()
@@ -84,5 +85,57 @@ describe('validateInput messages', () => {
     await expect(validateInput(NamedInput, { name: 12345 })).rejects.toMatchObject({ message: 'Invalid request: name must be a string.' });
     await expect(validateInput(NamedInput, { name: 'x', count: 'many' })).rejects.toMatchObject({ message: 'Invalid request: count must be an integer number.' });
     await expect(validateInput(NamedInput, { name: '' })).rejects.toMatchObject({ message: 'Invalid request: name must be longer than or equal to 1 characters.' });
+  });
+});
+
+class UploadInput {
+  @IsString()
+  @IsPlainText()
+  name!: string;
+
+  @IsOptional()
+  @IsString()
+  @IsPlainText({ lineBreaks: true })
+  query?: string;
+
+  @IsOmittable()
+  @IsString()
+  @IsBase64Text()
+  content_base64?: string;
+}
+
+describe('text and base64 fields', () => {
+  it('refuses control characters, ANSI escapes and bidi overrides in a name, naming the field and the character', async () => {
+    await expect(validateInput(UploadInput, { name: 'Été 2026 – 😀' })).resolves.toBeInstanceOf(UploadInput);
+    for (const name of ['\u001b[31mred', 'two\nlines', 'gpj.\u202eexe', 'c1\u009b']) {
+      await expect(validateInput(UploadInput, { name })).rejects.toMatchObject({ code: 'REQUEST.VALIDATION_FAILED', errors: [{ field: 'name', message: expect.stringMatching(/^name must not contain control characters or bidirectional overrides \(it holds U\+/) }] });
+    }
+    await expect(validateInput(UploadInput, { name: 'x', query: 'How long\ndo refunds take?' })).resolves.toBeInstanceOf(UploadInput);
+    await expect(validateInput(UploadInput, { name: 'x', query: 'refunds\u001b[2J' })).rejects.toMatchObject({ errors: [{ field: 'query' }] });
+  });
+
+  it('takes standard padded base64 only, and says null is no content (the field stays optional in the schema)', async () => {
+    const valid = Buffer.from('any bytes \u0000\u00ff').toString('base64');
+    await expect(validateInput(UploadInput, { name: 'x', content_base64: valid })).resolves.toBeInstanceOf(UploadInput);
+    await expect(validateInput(UploadInput, { name: 'x' })).resolves.toBeInstanceOf(UploadInput);
+    await expect(validateInput(UploadInput, { name: 'x', content_base64: null })).rejects.toMatchObject({ message: 'Invalid request: content_base64 must be a string.', errors: expect.arrayContaining([expect.objectContaining({ field: 'content_base64' })]) });
+    for (const bad of [`${valid} `, `${valid.slice(0, 4)}\n${valid.slice(4)}`, 'QQ==QUJD', 'QQ=', 'QUJD-_8=', 'Q===', '€€€€']) {
+      await expect(validateInput(UploadInput, { name: 'x', content_base64: bad })).rejects.toMatchObject({ errors: [{ field: 'content_base64', message: expect.stringContaining('must be standard base64') }] });
+    }
+    expect(jsonSchemaOf(UploadInput).required).toEqual(['name']);
+  });
+
+  it('checks 10 MiB of base64 in one linear pass, whatever the hostile variant', () => {
+    const valid = Buffer.alloc(10 * 1024 * 1024, 0xa5).toString('base64');
+    const variants = [
+      `${valid.slice(0, -4)}AA!A`,
+      valid.replace(/(.{76})/g, '$1\n').slice(0, valid.length),
+      `${valid.slice(0, valid.length / 2)}=${valid.slice(valid.length / 2 + 1)}`,
+      `${valid.slice(0, -1)}\u00e9`,
+    ];
+    const started = Date.now();
+    expect(isStandardBase64(valid)).toBe(true);
+    for (const variant of variants) expect(isStandardBase64(variant)).toBe(false);
+    expect(Date.now() - started).toBeLessThan(2000);
   });
 });

@@ -1,5 +1,5 @@
 import { Injectable, PipeTransform, Type } from '@nestjs/common';
-import { DomainError, FieldError, ID_PREFIXES, IdPrefix, isId, PAGINATION, prefixOf } from '@svc/kernel';
+import { DomainError, FieldError, ID_PREFIXES, IdPrefix, isId, PAGINATION, PlainTextOptions, plainTextProblem, prefixOf } from '@svc/kernel';
 import { plainToInstance } from 'class-transformer';
 import type { Request } from 'express';
 import {
@@ -9,8 +9,10 @@ import {
   Min,
   registerDecorator,
   validate,
+  ValidationArguments,
   ValidationError,
   ValidationOptions,
+  ValidateIf,
 } from 'class-validator';
 
 export const ID_CONSTRAINT = 'isPrefixedId';
@@ -40,6 +42,85 @@ export function IsPrefixedId(prefix: IdPrefix, options: IdFieldOptions = {}): Pr
         validate: (value: unknown) => isId(prefix, value),
       },
     });
+  };
+}
+
+/**
+ * A name or a query as people read it (ADR 0044): no control character (so no ANSI escape), no
+ * bidirectional override; a query (`lineBreaks`) may hold tabs and line breaks. The message names
+ * the first offending character. Non-strings are left to `@IsString`.
+ */
+export function IsPlainText(options: PlainTextOptions = {}, validationOptions: ValidationOptions = {}): PropertyDecorator {
+  return (target: object, propertyName: string | symbol) => {
+    registerDecorator({
+      name: 'isPlainText',
+      target: target.constructor,
+      propertyName: String(propertyName),
+      options: {
+        ...validationOptions,
+        message: (args: ValidationArguments) => {
+          const problem = typeof args.value === 'string' ? plainTextProblem(args.value, options) : undefined;
+          return `${args.property} must not contain control characters or bidirectional overrides${problem ? ` (it holds ${problem})` : ''}`;
+        },
+      },
+      validator: { validate: (value: unknown) => typeof value !== 'string' || plainTextProblem(value, options) === undefined },
+    });
+  };
+}
+
+/** base64 characters (RFC 4648 §4) by char code: 1 for the alphabet, 2 for the pad `=`. */
+const BASE64_CHARS = (() => {
+  const table = new Uint8Array(128);
+  for (const c of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/') table[c.charCodeAt(0)] = 1;
+  table['='.charCodeAt(0)] = 2;
+  return table;
+})();
+
+/**
+ * Standard padded base64 (RFC 4648 §4: the A-Z a-z 0-9 + / alphabet, a length that is a multiple of
+ * 4, at most two `=` and only at the end; no whitespace or line breaks). One pass over the characters,
+ * no regular expression: a backtracking pattern over megabytes can exhaust the stack (issue 28).
+ */
+export function isStandardBase64(text: string): boolean {
+  if (text.length % 4 !== 0) return false;
+  const end = text.length;
+  let padding = 0;
+  for (let i = 0; i < end; i += 1) {
+    const code = text.charCodeAt(i);
+    const kind = code < 128 ? BASE64_CHARS[code] : 0;
+    if (kind === 0) return false;
+    if (kind === 2) padding += 1;
+    // The pad may only close the text: once one is seen, nothing but pads follows, two at most.
+    else if (padding > 0) return false;
+  }
+  return padding <= 2;
+}
+
+/** A string in standard padded base64 (`isStandardBase64`), checked in linear time. */
+export function IsBase64Text(validationOptions: ValidationOptions = {}): PropertyDecorator {
+  return (target: object, propertyName: string | symbol) => {
+    registerDecorator({
+      name: 'isBase64Text',
+      target: target.constructor,
+      propertyName: String(propertyName),
+      options: { message: '$property must be standard base64 (A-Z, a-z, 0-9, + and /, padded with = to a multiple of 4 characters; no spaces or line breaks)', ...validationOptions },
+      validator: { validate: (value: unknown) => typeof value === 'string' && isStandardBase64(value) },
+    });
+  };
+}
+
+/** The validation context that marks a field `@IsOmittable()` (the JSON Schema lists it as optional). */
+const OMITTABLE_CONTEXT = { omittable: true } as const;
+
+/**
+ * Like `@IsOptional()`, but only for a field left out: an explicit `null` is validated, and so refused
+ * by the field's type rule, for fields where null means nothing (`content_base64: null` is neither a
+ * file nor "no file").
+ */
+export function IsOmittable(): PropertyDecorator {
+  return (target: object, propertyName: string | symbol) => {
+    const property = String(propertyName);
+    ValidateIf((object: Record<string, unknown>) => object[property] !== undefined, { context: OMITTABLE_CONTEXT })(target, property);
   };
 }
 

@@ -62,6 +62,8 @@ export const INGESTION_LIMITS = {
   /** Request body of the JSON ingestion call (base64 inflates by 4/3, plus metadata). */
   maxRequestBytes: '15mb',
   maxNameLength: 500,
+  /** A document's link, as sent and once serialised (percent-encoded). */
+  maxUrlLength: 2000,
   /** Raw size of all live documents of one instance (default; INGESTION_MAX_INSTANCE_BYTES overrides). */
   maxInstanceBytes: 2 * 1024 * 1024 * 1024,
 } as const;

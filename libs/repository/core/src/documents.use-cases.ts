@@ -31,6 +31,27 @@ function enqueueIndexation(jobs: JobQueue, document: RepositoryDocument) {
   return jobs.enqueue(JOB_NAMES.repositoryIndexDocument, payload);
 }
 
+const invalidUrl = (message: string) => DomainError.invalid('REPOSITORY.INVALID_URL', `${message}.`, { errors: [{ field: 'url', message }] });
+
+/**
+ * A document's link as it is stored and handed out: an `http:` or `https:` URL in its WHATWG
+ * serialisation (`URL.href`), so what a caller sent as `"`, `<`, `>` or a space in the path, query or
+ * fragment is percent-encoded, a host is lower-cased (and in punycode), a backslash is a slash
+ * (ADR 0044). The link then stays one token wherever it is shown: HTML, Markdown, a log line.
+ */
+export function serialisedWebUrl(raw: string): string {
+  if (!WEB_URL_PATTERN.test(raw)) throw invalidUrl('url must be an http: or https: URL');
+  let href: string;
+  try {
+    href = new URL(raw).href;
+  } catch {
+    throw invalidUrl('url must be an http: or https: URL');
+  }
+  if (!WEB_URL_PATTERN.test(href)) throw invalidUrl('url must be an http: or https: URL');
+  if (href.length > INGESTION_LIMITS.maxUrlLength) throw invalidUrl(`url must be at most ${INGESTION_LIMITS.maxUrlLength} characters once percent-encoded`);
+  return href;
+}
+
 /**
  * Adds a document or replaces the one with the same external id. New or changed content is stored
  * and queued for indexation in the same transaction; content already indexed (same bytes, same media
@@ -52,11 +73,7 @@ export class IngestDocument {
     if (input.content.length > INGESTION_LIMITS.maxFileBytes) {
       throw new DomainError('too_large', 'REPOSITORY.FILE_TOO_LARGE', `${input.name} is ${input.content.length} bytes; the limit is ${INGESTION_LIMITS.maxFileBytes} bytes per file.`);
     }
-    if (input.url && !WEB_URL_PATTERN.test(input.url)) {
-      throw DomainError.invalid('REPOSITORY.INVALID_URL', 'url must be an http: or https: URL.', {
-        errors: [{ field: 'url', message: 'url must be an http: or https: URL' }],
-      });
-    }
+    const url = input.url ? serialisedWebUrl(input.url) : null;
     const mediaType = mediaTypeFor(input.name, input.mediaType);
     if (!mediaType) {
       throw DomainError.invalid('REPOSITORY.UNSUPPORTED_FORMAT', `Cannot index ${input.name}${input.mediaType ? ` (${input.mediaType})` : ''}.`, {
@@ -82,7 +99,7 @@ export class IngestDocument {
         instanceId,
         externalId: input.externalId,
         name: input.name,
-        url: input.url ?? null,
+        url,
         owner: input.owner ?? null,
         extraproperties: input.extraproperties ?? {},
         mediaType,

@@ -1,16 +1,18 @@
-import { IsPrefixedId, PaginationInput } from '@svc/http';
+import { IsBase64Text, IsOmittable, IsPlainText, IsPrefixedId, PaginationInput } from '@svc/http';
 import { INDEXATION_STATES, IndexationState, INGESTION_LIMITS, INSTANCE_KEY_NAME_MAX_LENGTH, WEB_URL_PATTERN } from '@svc/repository-core';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsBase64, IsIn, IsInt, IsObject, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsInt, IsObject, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
 
 export class UpsertDocumentInput {
   @IsString()
   @MinLength(1)
   @MaxLength(500)
+  @IsPlainText()
   external_id!: string;
 
   @IsString()
   @MinLength(1)
   @MaxLength(INGESTION_LIMITS.maxNameLength)
+  @IsPlainText()
   name!: string;
 
   @IsOptional()
@@ -22,6 +24,7 @@ export class UpsertDocumentInput {
   @IsOptional()
   @IsString()
   @MaxLength(500)
+  @IsPlainText()
   owner?: string;
 
   @IsOptional()
@@ -34,13 +37,17 @@ export class UpsertDocumentInput {
   @MaxLength(200)
   media_type?: string;
 
-  /** The file, base64-encoded (binary formats). Exactly one of content_base64 and content_text. */
-  @IsOptional()
-  @IsBase64()
+  /**
+   * The file, base64-encoded (binary formats). Exactly one of content_base64 and content_text; null
+   * is neither (400). Standard padded base64, checked in linear time (up to the 15 MB request).
+   */
+  @IsOmittable()
+  @IsString()
+  @IsBase64Text()
   content_base64?: string;
 
   /** The file as text (Markdown, plain text, HTML). */
-  @IsOptional()
+  @IsOmittable()
   @IsString()
   content_text?: string;
 }
@@ -87,6 +94,7 @@ export class SemanticSearchInput {
   @IsString()
   @MinLength(1)
   @MaxLength(2000)
+  @IsPlainText({ lineBreaks: true })
   query!: string;
 
   @IsPrefixedId('ki_')
@@ -131,11 +139,13 @@ export class SearchQueryInput {
   @IsString()
   @MinLength(1)
   @MaxLength(2000)
+  @IsPlainText({ lineBreaks: true })
   query!: string;
 
   /** Who asked (the caller's own user identifier, logged with the search). */
   @IsString()
   @MaxLength(200)
+  @IsPlainText()
   user!: string;
 }
 
@@ -160,6 +170,7 @@ export class CreateInstanceApiKeyInput {
   @IsString()
   @MinLength(1)
   @MaxLength(INSTANCE_KEY_NAME_MAX_LENGTH)
+  @IsPlainText()
   name!: string;
 }
 

@@ -17,3 +17,4 @@ export * from './retry-after';
 export * from './instance-access';
 export * from './loggable-error';
 export * from './schema-issues';
+export * from './plain-text';

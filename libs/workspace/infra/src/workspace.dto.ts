@@ -1,4 +1,4 @@
-import { IsPrefixedId, PaginationInput } from '@svc/http';
+import { IsPlainText, IsPrefixedId, PaginationInput } from '@svc/http';
 import { INSTANCE_STEPS, InstanceStep } from '@svc/workspace-core';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsIn, IsOptional, IsString, MaxLength, MinLength, ValidateIf } from 'class-validator';
 
@@ -15,6 +15,7 @@ export class CreateInstanceInput {
   @IsString()
   @MinLength(1)
   @MaxLength(200)
+  @IsPlainText()
   name!: string;
 }
 
