@@ -157,6 +157,16 @@ describe('RegisterOAuthClient', () => {
     expect(s.store.clients.has('client_2')).toBe(true);
   });
 
+  it('refuses a client name the consent page would show as another (control characters, bidi overrides) and over-long redirect URIs', async () => {
+    const s = setup();
+    await oauthError(s.register.execute({ redirect_uris: [REDIRECT], client_name: 'Trusted \u202eppA liveE' }, 'client_1', undefined, undefined), 'invalid_client_metadata');
+    await oauthError(s.register.execute({ redirect_uris: [REDIRECT], client_name: 'Claude\u001b[2J' }, 'client_2', undefined, undefined), 'invalid_client_metadata');
+    await oauthError(s.register.execute({ redirect_uris: [REDIRECT], client_name: 'x'.repeat(201) }, 'client_3', undefined, undefined), 'invalid_client_metadata');
+    await oauthError(s.register.execute({ redirect_uris: [`${REDIRECT}?${'q'.repeat(2000)}`] }, 'client_4', undefined, undefined), 'invalid_redirect_uri');
+    await s.register.execute({ redirect_uris: [REDIRECT], client_name: 'Éditeur – 😀 (نسخة\u200f)' }, 'client_5', undefined, undefined);
+    expect([...s.store.clients.keys()]).toEqual(['client_5']);
+  });
+
   it('registers a public client without secret nor secret expiry', async () => {
     const s = setup();
     await s.register.execute({ redirect_uris: [REDIRECT] }, 'client_1', undefined, 2_000_000_000);

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { ActivityLog, Clock, DomainError, IdGenerator, isOAuthScope, OAuthScope, Principal, Role, UnitOfWork } from '@svc/kernel';
+import { ActivityLog, Clock, DomainError, IdGenerator, isOAuthScope, OAuthScope, plainTextProblem, Principal, Role, UnitOfWork } from '@svc/kernel';
 import { AuthSettings, ProtectedResource } from './auth-settings';
 import type { User } from './identity.model';
 import { SecretHasher, TokenService, UserRepository } from './identity.ports';
@@ -125,6 +125,60 @@ export function opaqueTokenHash(token: string): string {
   return createHash('sha256').update(token).digest('base64url');
 }
 
+/**
+ * The longest value each parameter of `/authorize`, `/token` and `/revoke` may have, in characters
+ * (ADR 0044). Every value the server hands back (the redirect's `state`, the `Location` of a
+ * signed-out browser's detour through the login page) is bounded by these: a redirect to the client
+ * stays under about 4 KB. Generous next to what the server issues (client ids are UUIDs, codes and
+ * refresh tokens 43 characters, access tokens under 1 KB, 4 scopes) and to RFC 7636's 128-character
+ * PKCE values.
+ */
+export const OAUTH_PARAMETER_LIMITS: Readonly<Record<string, number>> = {
+  client_id: 256,
+  client_secret: 256,
+  redirect_uri: 2000,
+  resource: 2000,
+  response_type: 32,
+  response_mode: 32,
+  scope: 512,
+  state: 1024,
+  code_challenge: 128,
+  code_challenge_method: 16,
+  code_verifier: 128,
+  grant_type: 64,
+  code: 256,
+  refresh_token: 256,
+  token: 4096,
+  token_type_hint: 32,
+};
+/** Any other parameter (the endpoints ignore it, RFC 6749 §3.1, but a detour through the login page carries it). */
+export const OAUTH_OTHER_PARAMETER_MAX_LENGTH = 256;
+/** Parameters of one request, whatever their names. */
+export const OAUTH_MAX_PARAMETERS = 32;
+
+/**
+ * The first parameter of an OAuth request that is over its bound (`OAUTH_PARAMETER_LIMITS`), given
+ * more than once (RFC 6749 §3.1), or not a string, described for `invalid_request`; `undefined` when
+ * every parameter is within bounds. A parameter name is repeated in the answer only when it is a
+ * plain word (the answer never reflects what a caller sent).
+ */
+export function oauthParameterProblem(parameters: Record<string, unknown>): string | undefined {
+  const names = Object.keys(parameters);
+  if (names.length > OAUTH_MAX_PARAMETERS) return `A request takes at most ${OAUTH_MAX_PARAMETERS} parameters.`;
+  for (const name of names) {
+    const shown = /^[A-Za-z_]{1,40}$/.test(name) ? name : 'A parameter';
+    const value = parameters[name];
+    if (Array.isArray(value)) return `${shown} must be given once.`;
+    if (typeof value !== 'string') return `${shown} must be a string.`;
+    const limit = OAUTH_PARAMETER_LIMITS[name] ?? OAUTH_OTHER_PARAMETER_MAX_LENGTH;
+    if (value.length > limit) return `${shown} is longer than ${limit} characters, the limit of this server.`;
+  }
+  return undefined;
+}
+
+/** A registered client's name, shown on the consent page: plain text, at most this long. */
+export const OAUTH_CLIENT_NAME_MAX_LENGTH = 200;
+
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
 const FORBIDDEN_SCHEMES = new Set(['javascript:', 'data:', 'file:', 'vbscript:', 'blob:', 'about:']);
 
@@ -158,6 +212,7 @@ export class RegisterOAuthClient {
   async execute(metadata: Record<string, unknown> & { redirect_uris: string[] }, clientId: string, clientSecret: string | undefined, secretExpiresAt: number | undefined): Promise<void> {
     if (metadata.redirect_uris.length === 0) throw new OAuthProtocolError('invalid_redirect_uri', 'At least one redirect URI is required.');
     for (const uri of metadata.redirect_uris) {
+      if (uri.length > OAUTH_PARAMETER_LIMITS.redirect_uri) throw new OAuthProtocolError('invalid_redirect_uri', `A redirect URI is longer than ${OAUTH_PARAMETER_LIMITS.redirect_uri} characters.`);
       const problem = redirectUriProblem(uri);
       if (problem) throw new OAuthProtocolError('invalid_redirect_uri', problem);
     }
@@ -167,6 +222,12 @@ export class RegisterOAuthClient {
     }
     if (metadata.scope !== undefined && String(metadata.scope).split(' ').some((s) => s && !isOAuthScope(s))) {
       throw new OAuthProtocolError('invalid_client_metadata', 'Unknown scope in the registration.');
+    }
+    // The consent page shows the name to the person deciding: no bidi override may make it read as another one.
+    if (typeof metadata.client_name === 'string') {
+      const problem = plainTextProblem(metadata.client_name);
+      if (problem) throw new OAuthProtocolError('invalid_client_metadata', `client_name must not contain control characters or bidirectional overrides (it holds ${problem}).`);
+      if (metadata.client_name.length > OAUTH_CLIENT_NAME_MAX_LENGTH) throw new OAuthProtocolError('invalid_client_metadata', `client_name is longer than ${OAUTH_CLIENT_NAME_MAX_LENGTH} characters.`);
     }
     // Only the client's metadata is kept: the secret (and what the server assigned) never reach the table.
     const { client_secret: _secret, client_secret_expires_at: _expiry, client_id: _id, client_id_issued_at: _issued, ...registered } = metadata;

@@ -1,4 +1,5 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { OAuthRegisteredClientsStore } from '@modelcontextprotocol/sdk/server/auth/clients.js';
 import {
@@ -21,7 +22,7 @@ import type { AuthorizationParams, OAuthServerProvider } from '@modelcontextprot
 import { mcpAuthRouter } from '@modelcontextprotocol/sdk/server/auth/router.js';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import type { OAuthClientInformationFull, OAuthTokenRevocationRequest, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
-import { clientIpKey, enforceRateLimits, RateLimiter } from '@svc/http';
+import { clientIpKey, enforceRateLimits, PlatformRequest, RateLimiter } from '@svc/http';
 import {
   AuthenticateOAuthClient,
   AuthenticateOAuthToken,
@@ -29,12 +30,13 @@ import {
   AuthSettings,
   IssueOAuthTokens,
   OAuthClient,
+  oauthParameterProblem,
   OAuthProtocolError,
   ReadSession,
   RegisterOAuthClient,
   RevokeOAuthToken,
 } from '@svc/identity-core';
-import { describeSchemaIssues, isDomainError, OAUTH_SCOPES, schemaIssuesIn } from '@svc/kernel';
+import { describeSchemaIssues, isDomainError, loggableError, OAUTH_SCOPES, plainTextProblem, schemaIssuesIn } from '@svc/kernel';
 import type { Express, NextFunction, Request, Response } from 'express';
 import { AuthWebSettings, PendingAuthorization } from './auth-web.controllers';
 import { CsrfTokens, SessionCookies, SignedPayloads } from './browser-security';
@@ -64,12 +66,33 @@ const SDK_ERRORS = {
   unsupported_token_type: UnsupportedTokenTypeError,
 } as const;
 
+/**
+ * The request an OAuth endpoint is answering: the SDK's handlers call the provider without it, and
+ * turn any unexpected error into a bare 500 `server_error` without logging it.
+ */
+const oauthRequests = new AsyncLocalStorage<PlatformRequest>();
+const fallbackLog = new Logger('OAuth');
+
+/**
+ * Logs an error no OAuth answer describes, before the SDK reduces it to `server_error`: its class,
+ * code (a SQLSTATE) and message, never a parameter (`loggableError`), with the request id of the
+ * access log's "request failed" line.
+ */
+function logUnexpected(error: unknown): void {
+  if (error instanceof OAuthError || error instanceof OAuthProtocolError) return;
+  const request = oauthRequests.getStore();
+  const fields = { err: loggableError(error), requestId: request?.requestId, path: request?.originalUrl.split('?')[0] };
+  if (request?.appLog) request.appLog.error(fields, 'OAuth request failed');
+  else fallbackLog.error({ ...fields, msg: 'OAuth request failed' });
+}
+
 /** Our protocol refusals as the SDK's OAuth errors (which its handlers turn into RFC responses). */
 function toOAuthError(error: unknown): unknown {
   if (error instanceof OAuthProtocolError) {
     return new SDK_ERRORS[error.code](error.description);
   }
   if (isDomainError(error) && error.kind === 'unavailable') return new TemporarilyUnavailableError(error.message);
+  logUnexpected(error);
   return error;
 }
 
@@ -114,10 +137,11 @@ export class IdentityOAuthProvider implements OAuthServerProvider {
 
   get clientsStore(): OAuthRegisteredClientsStore {
     return {
-      getClient: async (clientId: string) => {
-        const client = await this.clients.find(clientId);
-        return client ? clientInformation(client) : undefined;
-      },
+      getClient: (clientId: string) =>
+        oauthCall(async () => {
+          const client = await this.clients.find(clientId);
+          return client ? clientInformation(client) : undefined;
+        }),
       registerClient: (info) =>
         oauthCall(async () => {
           const full = info as OAuthClientInformationFull;
@@ -135,7 +159,7 @@ export class IdentityOAuthProvider implements OAuthServerProvider {
       try {
         session = await this.readSession.execute(token);
       } catch (error) {
-        if (!isDomainError(error) || error.kind !== 'unauthenticated') throw error;
+        if (!isDomainError(error) || error.kind !== 'unauthenticated') throw toOAuthError(error);
       }
     }
     if (!session) {
@@ -194,7 +218,7 @@ export class IdentityOAuthProvider implements OAuthServerProvider {
       return { token, clientId: principal.clientId, scopes: [...(principal.scopes ?? [])], expiresAt: principal.expiresAt, extra: { userId: principal.userId } };
     } catch (error) {
       if (isDomainError(error) && error.kind === 'unauthenticated') throw new InvalidTokenError(error.message);
-      throw error;
+      throw toOAuthError(error);
     }
   }
 
@@ -241,10 +265,11 @@ export class OAuthServerMount implements OnModuleInit {
       }
     };
     const clientIdOf = (req: Request) => (typeof req.body?.client_id === 'string' ? req.body.client_id : undefined);
+    app.use(['/register', '/token', '/revoke', '/authorize'], (req: Request, _res: Response, next: NextFunction) => oauthRequests.run(req as PlatformRequest, next));
     app.use('/register', limit('oauth-register', this.web.registrationPerHour, 3600));
-    app.use('/token', limit('oauth-token', this.web.tokenPerMinute, 60, clientIdOf), this.authenticateClient());
-    app.use('/revoke', limit('oauth-revoke', this.web.tokenPerMinute, 60, clientIdOf), this.authenticateClient());
-    app.use('/authorize', limit('oauth-authorize', this.web.tokenPerMinute, 60, (req) => (typeof req.query.client_id === 'string' ? req.query.client_id : undefined)));
+    app.use('/token', boundedParameters, limit('oauth-token', this.web.tokenPerMinute, 60, clientIdOf), this.authenticateClient());
+    app.use('/revoke', boundedParameters, limit('oauth-revoke', this.web.tokenPerMinute, 60, clientIdOf), this.authenticateClient());
+    app.use('/authorize', boundedParameters, limit('oauth-authorize', this.web.tokenPerMinute, 60, (req) => (typeof req.query.client_id === 'string' ? req.query.client_id : undefined)));
     app.get('/.well-known/oauth-authorization-server', (_req: Request, res: Response) => {
       res.setHeader('Cache-Control', 'public, max-age=300');
       res.json({
@@ -281,32 +306,82 @@ export class OAuthServerMount implements OnModuleInit {
   /**
    * Client authentication before the SDK's token and revocation handlers: `client_secret_post` or
    * `client_secret_basic`, keyed hash compared in constant time. Public clients (PKCE) send only client_id.
+   * A Basic header that cannot be read is `invalid_client` with a `Basic` challenge (RFC 6749 §5.2).
    */
   private authenticateClient() {
     return async (req: Request, res: Response, next: NextFunction) => {
       if (req.method !== 'POST') return next();
+      let basic: BasicCredentials | undefined;
       try {
         const body = (req.body ?? {}) as Record<string, unknown>;
-        const basic = /^Basic\s+([A-Za-z0-9+/=]+)$/i.exec(req.headers.authorization ?? '');
+        basic = basicCredentials(req.headers.authorization);
         if (basic) {
-          const decoded = Buffer.from(basic[1], 'base64').toString('utf8');
-          const colon = decoded.indexOf(':');
-          if (colon > 0) {
-            body.client_id = decodeURIComponent(decoded.slice(0, colon));
-            body.client_secret = decodeURIComponent(decoded.slice(colon + 1));
-          }
+          body.client_id = basic.clientId;
+          body.client_secret = basic.clientSecret;
           req.body = body;
         }
         if (typeof body.client_id !== 'string') throw new InvalidRequestError('client_id is required.');
         await oauthCall(() => this.clients.execute(body.client_id as string, typeof body.client_secret === 'string' ? body.client_secret : undefined));
         next();
       } catch (error) {
+        // An unexpected error was logged by oauthCall, the one call here that can meet one.
         const oauthError = error instanceof OAuthError ? error : new ServerError('Internal Server Error');
         res.setHeader('Cache-Control', 'no-store');
-        res.status(oauthError instanceof InvalidClientError ? 401 : oauthError instanceof ServerError ? 500 : 400).json(oauthError.toResponseObject());
+        const unauthorized = oauthError instanceof InvalidClientError;
+        if (unauthorized && (basic || /^Basic(\s|$)/i.test(req.headers.authorization ?? ''))) res.setHeader('WWW-Authenticate', 'Basic realm="oauth", charset="UTF-8"');
+        res.status(unauthorized ? 401 : oauthError instanceof ServerError ? 500 : 400).json(oauthError.toResponseObject());
       }
     };
   }
+}
+
+interface BasicCredentials {
+  clientId: string;
+  clientSecret: string;
+}
+
+/** `%zz`, a lone `%`, or an escape that is not UTF-8: `undefined` instead of decodeURIComponent's URIError. */
+function percentDecoded(text: string): string | undefined {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * `client_secret_basic` (RFC 6749 §2.3.1): `Basic base64(urlencoded id ":" urlencoded secret)`.
+ * `undefined` without a Basic header; `InvalidClientError` for one that cannot be read: not base64,
+ * no colon, an empty id, a bad percent-escape, or a decoded id or secret the body's hygiene would
+ * refuse (a NUL or other control character, a bidirectional override, a value over its bound).
+ */
+export function basicCredentials(header: string | undefined): BasicCredentials | undefined {
+  const scheme = /^\s*Basic(?:\s+|$)/i.exec(header ?? '');
+  if (!header || !scheme) return undefined;
+  const encoded = header.slice(scheme[0].length).trim();
+  const unreadable = new InvalidClientError('The Authorization header is not readable client_secret_basic credentials: base64 of the percent-encoded client id, a colon and the percent-encoded secret.');
+  if (encoded.length > 4096 || encoded.length % 4 !== 0 || !/^[A-Za-z0-9+/]+={0,2}$/.test(encoded)) throw unreadable;
+  const decoded = Buffer.from(encoded, 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon <= 0) throw unreadable;
+  const clientId = percentDecoded(decoded.slice(0, colon));
+  const clientSecret = percentDecoded(decoded.slice(colon + 1));
+  if (clientId === undefined || clientSecret === undefined) throw unreadable;
+  if (plainTextProblem(clientId) || plainTextProblem(clientSecret) || oauthParameterProblem({ client_id: clientId, client_secret: clientSecret })) throw new InvalidClientError('Invalid client credentials.');
+  return { clientId, clientSecret };
+}
+
+/**
+ * Every parameter of `/authorize`, `/token` and `/revoke` (query string and body) within its bound
+ * (`OAUTH_PARAMETER_LIMITS`), once, as a string: otherwise a 400 `invalid_request`, before any
+ * redirect, lookup or rate-limit key is made of it.
+ */
+export function boundedParameters(req: Request, res: Response, next: NextFunction): void {
+  const body = req.body !== null && typeof req.body === 'object' && !Array.isArray(req.body) ? (req.body as Record<string, unknown>) : {};
+  const problem = oauthParameterProblem(req.query as Record<string, unknown>) ?? oauthParameterProblem(body);
+  if (!problem) return next();
+  res.setHeader('Cache-Control', 'no-store');
+  res.status(400).json(new InvalidRequestError(problem).toResponseObject());
 }
 
 /**
