@@ -83,7 +83,8 @@ export class SetClusterManaged {
       if (!cluster || !isVisible(cluster, visible)) throw clusterNotFound(input.clusterId);
       const now = this.clock.now();
       if (!(await this.clusters.update(cluster, { state: 'MANAGED', managedAt: now, updatedAt: now }))) throw concurrentClusterChange(cluster.id);
-      await this.jobs.enqueue(JOB_NAMES.duplicatesVerify, { instanceId: cluster.instanceId, clusterId: cluster.id });
+      // An expert waits for the verification of what they just marked managed.
+      await this.jobs.enqueue(JOB_NAMES.duplicatesVerify, { instanceId: cluster.instanceId, clusterId: cluster.id }, { priority: 'interactive' });
       await this.activity.record({ organizationId: cluster.organizationId, instanceId: cluster.instanceId, action: 'audit_duplicate_set_managed', subjectId: cluster.id, actor: input.principal, before: { state: cluster.state }, after: { state: 'MANAGED' } });
       return true;
     });

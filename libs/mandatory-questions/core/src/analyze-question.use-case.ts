@@ -7,6 +7,7 @@ import type { MandatoryQuestion, MandatoryQuestionState } from './mandatory-ques
 import { questionTransition } from './mandatory-question.states';
 import { AnswerExtractor, CompanionQuestionWriter, MandatoryQuestionRepository, QuestionRetrieval, RetrievedPassage } from './mandatory-questions.ports';
 import { QuestionEdits } from './question-edits';
+import { analysisPriority } from './analysis-job';
 
 /** The pieces of the analysis a job needs besides the question's own state. */
 @Injectable()
@@ -89,7 +90,7 @@ export class AnalyzeQuestion {
           outcome === 'REFUSED'
             ? [{ text: current.question, source: 'mandatory_question' as const }]
             : runs.slice(1).filter((r) => r.analysis.outcome === 'REFUSED').map((r) => ({ text: r.text, source: 'companion_question' as const }));
-        for (const job of QUESTION_ANALYSIS_JOBS) await this.jobs.enqueue(job, { instanceId: current.instanceId, organizationId: current.organizationId, questionId: current.id, unanswered });
+        for (const job of QUESTION_ANALYSIS_JOBS) await this.jobs.enqueue(job, { instanceId: current.instanceId, organizationId: current.organizationId, questionId: current.id, unanswered }, { priority: analysisPriority(payload.reason) });
       },
     });
     return outcome;

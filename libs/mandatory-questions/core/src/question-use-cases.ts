@@ -3,7 +3,7 @@ import { AnswerQuestionConflicts, QuestionConflictFacts } from '@svc/conflicts-c
 import { JOB_NAMES } from '@svc/contracts';
 import { IdGenerator, JobQueue, Page, PageRequest, Principal } from '@svc/kernel';
 import { AuditInstanceAccess, DocumentVisibility } from '@svc/workspace-core';
-import { ANALYSIS_JOB_OPTIONS } from './analysis-job';
+import { analysisJobOptions } from './analysis-job';
 import { MandatoryQuestion, MandatoryQuestionState, questionView, MandatoryQuestionView } from './mandatory-question';
 import { questionTransition } from './mandatory-question.states';
 import { forbiddenQuestionMove, questionNotFound } from './mandatory-questions.errors';
@@ -47,7 +47,7 @@ export class CreateMandatoryQuestion {
       analyzedAt: null,
       version: 1,
     };
-    await this.edits.create(question, input.actor, () => this.jobs.enqueue(JOB_NAMES.questionsAnalyze, { instanceId: question.instanceId, questionId: question.id, reason: 'created' }, ANALYSIS_JOB_OPTIONS));
+    await this.edits.create(question, input.actor, () => this.jobs.enqueue(JOB_NAMES.questionsAnalyze, { instanceId: question.instanceId, questionId: question.id, reason: 'created' }, analysisJobOptions('created')));
     return { id: question.id, state: question.state };
   }
 }
@@ -166,7 +166,7 @@ export class ForceAnalyzeMandatoryQuestion {
       action: 'audit_mandatory_question_force_analyze',
       actor: input.principal,
       alsoWithin: async () => {
-        await this.jobs.enqueue(JOB_NAMES.questionsAnalyze, { instanceId: question.instanceId, questionId: question.id, reason: 'forced' }, ANALYSIS_JOB_OPTIONS);
+        await this.jobs.enqueue(JOB_NAMES.questionsAnalyze, { instanceId: question.instanceId, questionId: question.id, reason: 'forced' }, analysisJobOptions('forced'));
       },
     });
     return true;

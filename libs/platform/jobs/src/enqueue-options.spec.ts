@@ -18,7 +18,9 @@ describe('normalizeEnqueue', () => {
       dedupeKey: null,
       delayMs: 0,
       maxAttempts: DEFAULT_MAX_ATTEMPTS,
+      interactive: false,
     });
+    expect(normalizeEnqueue('a.b', {}, { priority: 'interactive' }).interactive).toBe(true);
   });
 
   it('keeps valid options and rounds the delay', () => {
@@ -34,6 +36,7 @@ describe('normalizeEnqueue', () => {
     ['infinite delay', { delayMs: Infinity }],
     ['empty dedupe key', { dedupeKey: '' }],
     ['huge dedupe key', { dedupeKey: 'k'.repeat(501) }],
+    ['unknown priority', { priority: 'urgent' as 'interactive' }],
   ])('refuses %s', (_label, options) => {
     expect(codeOf(() => normalizeEnqueue('a.b', {}, options))).toBe('invalid:JOBS.INVALID_OPTIONS');
   });

@@ -16,6 +16,7 @@ export interface NormalizedEnqueue {
   dedupeKey: string | null;
   delayMs: number;
   maxAttempts: number;
+  interactive: boolean;
 }
 
 export function assertJobName(name: string): void {
@@ -43,5 +44,9 @@ export function normalizeEnqueue(name: string, payload: object, options: Enqueue
   if (dedupeKey !== null && (dedupeKey.length === 0 || dedupeKey.length > MAX_DEDUPE_KEY_LENGTH)) {
     throw DomainError.invalid('JOBS.INVALID_OPTIONS', `dedupeKey must have 1 to ${MAX_DEDUPE_KEY_LENGTH} characters.`);
   }
-  return { name, payloadJson, dedupeKey, delayMs: Math.round(delayMs), maxAttempts };
+  const priority = options.priority ?? 'background';
+  if (priority !== 'interactive' && priority !== 'background') {
+    throw DomainError.invalid('JOBS.INVALID_OPTIONS', 'priority must be "interactive" or "background".');
+  }
+  return { name, payloadJson, dedupeKey, delayMs: Math.round(delayMs), maxAttempts, interactive: priority === 'interactive' };
 }

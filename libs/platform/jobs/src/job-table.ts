@@ -1,4 +1,4 @@
-import { newId } from '@svc/kernel';
+import { INTERACTIVE_LEAD_SECONDS, newId } from '@svc/kernel';
 import type { TypeOrmUnitOfWork } from '@svc/database';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { NormalizedEnqueue } from './enqueue-options';
@@ -33,9 +33,13 @@ export interface UnrelayedJob {
   payload: object;
   max_attempts: number;
   delay_ms: string | number;
+  interactive: boolean;
 }
 
 const MAX_PROGRESS_MESSAGE_LENGTH = 500;
+
+/** How much earlier than its `run_at` a job ranks: `INTERACTIVE_LEAD_SECONDS` for an interactive one (`flag`: the SQL saying so). */
+const rankLead = (flag: string) => `CASE WHEN ${flag} THEN ${INTERACTIVE_LEAD_SECONDS} * interval '1 second' ELSE interval '0' END`;
 
 /** DataSources whose orphans were released: the standalone process may start several runners on one. */
 const orphansReleased = new WeakSet<DataSource>();
@@ -68,12 +72,12 @@ export class JobTable {
     for (let round = 0; round < 3; round += 1) {
       const inserted: { id: string }[] = await this.manager.query(
         `INSERT INTO jobs.jobs (id, name, payload, state, attempts, max_attempts, run_at, dedupe_key,
-                               progress, created_at, updated_at)
+                               progress, created_at, updated_at, interactive, rank_at)
          VALUES ($1, $2, $3::jsonb, 'queued', 0, $4, now() + $5 * interval '1 millisecond', $6,
-                 0, clock_timestamp(), clock_timestamp())
+                 0, clock_timestamp(), clock_timestamp(), $7, now() + $5 * interval '1 millisecond' - ${rankLead('$7::boolean')})
          ON CONFLICT (dedupe_key) WHERE state IN ('queued', 'running') DO NOTHING
          RETURNING id`,
-        [newId('job_'), job.name, job.payloadJson, job.maxAttempts, job.delayMs, job.dedupeKey],
+        [newId('job_'), job.name, job.payloadJson, job.maxAttempts, job.delayMs, job.dedupeKey, job.interactive],
       );
       if (inserted.length > 0) return inserted[0].id;
       const live: { id: string }[] = await this.manager.query(
@@ -86,8 +90,9 @@ export class JobTable {
   }
 
   /**
-   * Claims the oldest due job among `names` for `lockToken`: a queued job whose time has come, or a
-   * running job whose lease expired (its worker died). Counts the attempt at claim time, so a job
+   * Claims the first due job among `names` for `lockToken`: a queued job whose time has come, or a
+   * running job whose lease expired (its worker died), in `rank_at` order: oldest first, an interactive job
+   * ahead of background jobs due up to `INTERACTIVE_LEAD_SECONDS` before it. Counts the attempt at claim time, so a job
    * that crashes its worker still runs out of attempts. SKIP LOCKED lets concurrent runners pass each
    * other instead of queueing on the same row.
    */
@@ -102,7 +107,7 @@ export class JobTable {
                  WHERE name = ANY($3::text[])
                    AND ((state = 'queued' AND run_at <= now())
                      OR (state = 'running' AND (locked_until IS NULL OR locked_until < now())))
-                 ORDER BY run_at, id
+                 ORDER BY rank_at, id
                  LIMIT 1
                    FOR UPDATE SKIP LOCKED)
          RETURNING *)
@@ -143,7 +148,7 @@ export class JobTable {
       `WITH released AS (
          UPDATE jobs.jobs
             SET state = 'queued', locked_by = NULL, locked_until = NULL, run_at = now(),
-                updated_at = clock_timestamp()
+                rank_at = now() - ${rankLead('interactive')}, updated_at = clock_timestamp()
           WHERE state = 'running'
          RETURNING id)
        SELECT id FROM released`,
@@ -171,8 +176,8 @@ export class JobTable {
   /** Schedules the next attempt after a failure. False when the claim was lost. */
   async scheduleRetry(id: string, lockToken: string, delayMs: number, error: string): Promise<boolean> {
     return this.guardedUpdate(
-      `state = 'queued', run_at = clock_timestamp() + $3 * interval '1 millisecond', last_error = $4,
-       locked_by = NULL, locked_until = NULL`,
+      `state = 'queued', run_at = clock_timestamp() + $3 * interval '1 millisecond',
+       rank_at = clock_timestamp() + $3 * interval '1 millisecond' - ${rankLead('interactive')}, last_error = $4, locked_by = NULL, locked_until = NULL`,
       [id, lockToken, delayMs, error],
     );
   }
@@ -191,8 +196,8 @@ export class JobTable {
    */
   async release(id: string, lockToken: string): Promise<boolean> {
     return this.guardedUpdate(
-      `state = 'queued', run_at = now(), attempts = GREATEST(attempts - 1, 0), locked_by = NULL,
-       locked_until = NULL`,
+      `state = 'queued', run_at = now(), rank_at = now() - ${rankLead('interactive')}, attempts = GREATEST(attempts - 1, 0),
+       locked_by = NULL, locked_until = NULL`,
       [id, lockToken],
     );
   }
@@ -214,7 +219,7 @@ export class JobTable {
   /** The oldest live rows not yet copied to BullMQ. */
   async unrelayed(limit: number): Promise<UnrelayedJob[]> {
     return this.manager.query(
-      `SELECT id, name, payload, max_attempts,
+      `SELECT id, name, payload, max_attempts, interactive,
               GREATEST(0, floor(EXTRACT(EPOCH FROM (run_at - now())) * 1000))::bigint AS delay_ms
          FROM jobs.jobs
         WHERE relayed_at IS NULL AND state IN ('queued', 'running')

@@ -8,7 +8,7 @@ import { loadConfig } from '@svc/config';
 import { deleteRedisPrefix, HandlerDeps, JobsTestApp, startJobsApp, TEST_PARTS, waitFor } from '../test-fixtures/jobs-test-app';
 import type { JobFailure } from './job-handler.registry';
 import type { JobView } from './job-store';
-import type { JobState } from './job-table';
+import { JobTable, type JobState } from './job-table';
 
 interface Setup {
   label: string;
@@ -34,6 +34,8 @@ class TestHandlers {
   readonly attemptStarts = new Map<string, number[]>();
   readonly gates = new Map<string, () => void>();
   readonly started = new Set<string>();
+  /** `test.ordered` jobs' tags, in the order they started. */
+  readonly startOrder: string[] = [];
   /** Failure hook calls: payload tag → the errors it was given. */
   readonly gaveUp = new Map<string, string[]>();
   private readonly recordGiveUp = async (payload: { tag?: string }, failure: JobFailure) => {
@@ -65,6 +67,10 @@ class TestHandlers {
       },
       { onFailed: this.recordGiveUp },
     );
+    registry.register<{ tag: string }>('test.ordered', async (payload) => {
+      this.startOrder.push(payload.tag);
+      await new Promise((r) => setTimeout(r, 40));
+    });
     registry.register('test.gated', async (_payload, ctx) => {
       await ctx.progress(40, 'halfway');
       await new Promise<void>((resolve) => this.gates.set(ctx.jobId, resolve));
@@ -231,6 +237,21 @@ describe.each(SETUPS)('Jobs platform ($label)', ({ db, bullmq }) => {
     expect(await app.store.list({ name: 'test.effect', state: 'queued' as JobState })).toEqual([]);
   });
 
+  it('runs an interactive job before the background jobs queued before it', async () => {
+    handlers.startOrder.length = 0;
+    // One commit, background first: what a person's question meets after a large ingestion.
+    const ids = await app.unitOfWork.run(async () => {
+      const out: string[] = [];
+      for (let i = 0; i < 8; i++) out.push(await app.queue.enqueueUntyped('test.ordered', { tag: `background-${i}` }));
+      out.push(await app.queue.enqueueUntyped('test.ordered', { tag: 'interactive' }, { priority: 'interactive' }));
+      return out;
+    });
+    for (const id of ids) expect((await settled(app, id)).state).toBe('completed');
+    // Workers may take a job or two while the later ones are still being handed over (BullMQ's relay adds them one by one).
+    expect(handlers.startOrder.indexOf('interactive')).toBeLessThanOrEqual(2);
+    expect(handlers.startOrder).toHaveLength(9);
+  });
+
   it('refuses malformed enqueues with an invalid DomainError', async () => {
     await expect(app.queue.enqueueUntyped('Not A Name', {})).rejects.toMatchObject({ kind: 'invalid', code: 'JOBS.INVALID_NAME' });
     await expect(app.queue.enqueueUntyped('test.effect', {}, { maxAttempts: 0 })).rejects.toMatchObject({ code: 'JOBS.INVALID_OPTIONS' });
@@ -248,6 +269,38 @@ describe.each(SETUPS)('Jobs platform ($label)', ({ db, bullmq }) => {
     } finally {
       await reopened.close();
     }
+  });
+});
+
+describe.each<TestDatabaseMode>(['embedded', 'postgres'])('Claim order (%s database)', (mode) => {
+  let testDb: TestDatabase;
+  let app: JobsTestApp;
+
+  beforeAll(async () => {
+    testDb = await createTestDatabase(mode);
+    // No workers: the test claims itself.
+    app = await startJobsApp(testDb.env, { runWorkers: false, queuePrefix: 'unused' });
+  });
+  afterAll(async () => {
+    await app?.close();
+    await testDb?.drop();
+  });
+
+  it('claims interactive jobs ahead of recent background jobs, never ahead of background jobs waiting longer than the lead', async () => {
+    const table = new JobTable(app.unitOfWork, app.database.dataSource);
+    const enqueue = (tag: string, priority?: 'interactive' | 'background') => app.unitOfWork.run(() => app.queue.enqueueUntyped('test.claim-order', { tag }, priority ? { priority } : {}));
+    const old = await enqueue('waited 11 minutes');
+    // As if it had been enqueued 11 minutes ago (its rank is its due time: a background job).
+    await app.unitOfWork.run(() => app.unitOfWork.manager().query(`UPDATE jobs.jobs SET run_at = now() - interval '11 minutes', rank_at = now() - interval '11 minutes' WHERE id = $1`, [old]));
+    await enqueue('background');
+    await enqueue('interactive', 'interactive');
+    const order: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const row = await app.unitOfWork.run(() => table.claimNext(['test.claim-order'], `lock-${i}`, 30));
+      order.push((row?.payload as { tag: string }).tag);
+    }
+    expect(order).toEqual(['waited 11 minutes', 'interactive', 'background']);
+    await expect(app.queue.enqueueUntyped('test.claim-order', {}, { priority: 'urgent' as 'interactive' })).rejects.toMatchObject({ code: 'JOBS.INVALID_OPTIONS' });
   });
 });
 

@@ -52,5 +52,28 @@ export class CreateJobsSchema1763700000000 implements MigrationInterface {
   }
 }
 
+/**
+ * Interactive jobs first (issue 25): `interactive` marks a job a person waits for, and `rank_at` is the order
+ * the runner claims due jobs in: `run_at`, less `INTERACTIVE_LEAD_SECONDS` for an interactive job. Kept beside
+ * `run_at` wherever that changes (an expression over it could not be indexed: timestamptz arithmetic is not
+ * immutable).
+ */
+export class AddJobPriority1763700002000 implements MigrationInterface {
+  name = 'AddJobPriority1763700002000';
+
+  async up(q: QueryRunner): Promise<void> {
+    await q.query('ALTER TABLE jobs.jobs ADD COLUMN interactive boolean NOT NULL DEFAULT false');
+    await q.query('ALTER TABLE jobs.jobs ADD COLUMN rank_at timestamptz NULL');
+    await q.query('UPDATE jobs.jobs SET rank_at = run_at');
+    await q.query('ALTER TABLE jobs.jobs ALTER COLUMN rank_at SET NOT NULL');
+    await q.query(`CREATE INDEX jobs_due_rank_idx ON jobs.jobs (rank_at, id) WHERE state = 'queued'`);
+  }
+
+  async down(q: QueryRunner): Promise<void> {
+    await q.query('DROP INDEX jobs.jobs_due_rank_idx');
+    await q.query('ALTER TABLE jobs.jobs DROP COLUMN rank_at, DROP COLUMN interactive');
+  }
+}
+
 /** Migrations of the jobs platform, to list in `DatabaseModule.forRoot({ migrations })`. */
-export const JOBS_MIGRATIONS = [CreateJobsSchema1763700000000];
+export const JOBS_MIGRATIONS = [CreateJobsSchema1763700000000, AddJobPriority1763700002000];

@@ -22,6 +22,13 @@ export interface OutboxRelayOptions {
 const DAY_SECONDS = 24 * 3600;
 
 /**
+ * BullMQ's priority of a background job. Interactive jobs have none, and BullMQ runs those first (strictly: a
+ * queue's waiting interactive jobs all run before its background ones; people, not machines, make them, so
+ * their stream is bounded).
+ */
+export const BACKGROUND_PRIORITY = 10;
+
+/**
  * Copies committed job rows (`relayed_at IS NULL`) to BullMQ, then stamps them. The BullMQ job id is
  * the row id, so a row added twice (two relays, or a crash between the add and the stamp) is one
  * BullMQ job. While Redis is unreachable rows simply stay unrelayed, and the next round (every poll
@@ -75,6 +82,8 @@ export class OutboxRelay {
               attempts: row.max_attempts,
               backoff: { type: ROW_BACKOFF_TYPE },
               delay: Number(row.delay_ms),
+              // BullMQ takes jobs without a priority first: interactive ones; background ones wait behind them.
+              ...(row.interactive ? {} : { priority: BACKGROUND_PRIORITY }),
               removeOnComplete: { age: DAY_SECONDS, count: 1000 },
               removeOnFail: { age: 7 * DAY_SECONDS },
             },

@@ -7,7 +7,21 @@ export interface EnqueueOptions {
   delayMs?: number;
   /** Attempts before the job is marked failed (default 5), with exponential backoff between them. */
   maxAttempts?: number;
+  /**
+   * `interactive`: a person waits for it (a question created or forced, an expert's action, and the jobs
+   * those start); it runs before background work queued up to `INTERACTIVE_LEAD_SECONDS` earlier.
+   * Default `background`.
+   */
+  priority?: JobPriority;
 }
+
+export type JobPriority = 'interactive' | 'background';
+
+/**
+ * How far ahead of background work an interactive job is claimed: it runs before background jobs due up to
+ * this long before it, never before older ones, so a stream of interactive work cannot starve the background.
+ */
+export const INTERACTIVE_LEAD_SECONDS = 600;
 
 /**
  * Background work. `enqueue` joins the caller's open transaction (outbox): the job exists if and only

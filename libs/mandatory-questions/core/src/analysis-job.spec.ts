@@ -1,0 +1,12 @@
+import { analysisJobOptions } from './analysis-job';
+
+describe('analysis jobs', () => {
+  it.each([
+    ['created', 'interactive'],
+    ['forced', 'interactive'],
+    ['document', 'background'],
+    ['instance', 'background'],
+  ] as const)('an analysis started because the question was %s runs as %s work, with the analysis retries', (reason, priority) => {
+    expect(analysisJobOptions(reason)).toEqual({ maxAttempts: 12, priority });
+  });
+});
