@@ -1,15 +1,16 @@
 import { generateApiKey } from '@svc/identity-core';
 import { RunningService, startService } from '@svc/test-kit';
-import { authorizeUrl, login, pkce, registerClient } from './support/auth-flows';
+import { authorizeUrl, login, loginForm, pkce, registerClient } from './support/auth-flows';
 
 const PASSWORD = 'correct horse battery staple';
 
 /**
  * Issue 28: what the OAuth endpoints and the sign-out form do with input a probe sent. Client
  * credentials in a Basic header that cannot be read are `invalid_client` (RFC 6749 §5.2), never a
- * 500; every OAuth parameter is bounded before any redirect is built from it.
+ * 500; every OAuth parameter is bounded before any redirect is built from it; a form sign-out logs
+ * nothing at error level.
  */
-describe('OAuth input bounds (embedded)', () => {
+describe('OAuth input bounds and sign-out (embedded)', () => {
   let service: RunningService;
   let cookie: string;
   let clientId: string;
@@ -68,6 +69,27 @@ describe('OAuth input bounds (embedded)', () => {
     expect(fine.status).toBe(200);
     const token = await fetch(`${service.urls.auth}/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ grant_type: 'refresh_token', client_id: clientId, refresh_token: 'r'.repeat(5000) }).toString() });
     expect([token.status, ((await token.json()) as { error_description: string }).error_description]).toEqual([400, 'refresh_token is longer than 256 characters, the limit of this server.']);
+  });
+
+  it('signs a form out with a redirect to the login page and logs nothing at error level', async () => {
+    const session = await login(service.urls.auth, 'admin@example.com', PASSWORD);
+    const form = await loginForm(service.urls.auth);
+    const before = errorLines().length;
+    const res = await fetch(`${service.urls.auth}/auth/cookie-logout`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: service.urls.auth, cookie: `svc_auth=${session}; svc_csrf=${form.csrfCookie}` },
+      body: new URLSearchParams({ csrf: form.csrf }).toString(),
+    });
+    expect([res.status, res.headers.get('location')]).toEqual([303, '/auth/login']);
+    expect(res.headers.getSetCookie().some((line) => line.startsWith('svc_auth=;'))).toBe(true);
+    // The JSON sign-out of a script keeps its envelope.
+    const other = await login(service.urls.auth, 'admin@example.com', PASSWORD);
+    const json = await fetch(`${service.urls.auth}/auth/cookie-logout`, { method: 'POST', headers: { 'content-type': 'application/json', origin: service.urls.auth, cookie: `svc_auth=${other}` }, body: '{}' });
+    expect([json.status, await json.json()]).toEqual([200, { response: { signed_out: true } }]);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(errorLines().slice(before)).toEqual([]);
+    expect(service.output()).not.toContain('ERR_HTTP_HEADERS_SENT');
   });
 
   it('logged no error for any of the refusals above', () => {

@@ -119,20 +119,22 @@ export class AuthWebController {
     return { expires_in: cookie.maxAgeSeconds - this.settings.refreshGraceSeconds, session_expires_at: cookie.session.expiresAt.toISOString() };
   }
 
-  /** `POST /auth/cookie-logout`: clears the cookie (Max-Age=0) and revokes the session server side. */
+  /**
+   * `POST /auth/cookie-logout`: clears the cookie (Max-Age=0) and revokes the session server side.
+   * A form (the account page's button) is redirected to the login page, a script gets the JSON
+   * envelope: the handler writes both answers itself, so Nest never sends a second one after the
+   * redirect (which logged ERR_HTTP_HEADERS_SENT on every form sign-out).
+   */
   @Post('auth/cookie-logout')
-  @HttpCode(200)
-  async signOut(@Req() req: Request, @Res({ passthrough: true }) res: Response, @Body() body: Form) {
+  @RawResponse()
+  async signOut(@Req() req: Request, @Res() res: Response, @Body() body: Form): Promise<void> {
     const fromForm = Boolean(req.is('application/x-www-form-urlencoded'));
     if (!fromForm) assertFirstPartyBrowserRequest(req, this.origins);
     else if (!this.formAllowed(req, body)) throw DomainError.forbidden('AUTH.CSRF_CHECK_FAILED', 'The sign-out form expired or came from another site.');
     const revoked = await this.logout.execute(this.cookies.read(req));
     this.cookies.clear(res);
-    if (fromForm) {
-      res.redirect(303, '/auth/login');
-      return undefined;
-    }
-    return { signed_out: revoked };
+    if (fromForm) return res.redirect(303, '/auth/login');
+    res.status(200).json({ response: { signed_out: revoked } });
   }
 
   @Get('auth/account')
