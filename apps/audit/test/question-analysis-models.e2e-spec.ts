@@ -88,7 +88,7 @@ const PROVIDERS: Provider[] = [
 /**
  * The question analysis and set-answer with a language model (ANALYSIS.md §2, issue 11): the
  * model-backed extractor and recommendation writer through each provider's real protocol, spoken by a
- * local server; a malformed answer (asked again, then reported; the job retries), an outage (the
+ * local server; a malformed or declined answer (asked again once if malformed, then the rule-based extractor answers that call), an outage (the
  * question waits in ANALYZING and completes after recovery; set-answer saves the answer and returns an
  * empty list) and a process killed in the middle of an analysis (it completes after the restart, with
  * no duplicate conflict).
@@ -156,14 +156,24 @@ describe.each(PROVIDERS.map((p) => [p.name, p] as const))('question analysis thr
     expect(provider.prompts().some((p) => p.system.startsWith('You help a company') && p.user.includes('Refunds take 14 days.'))).toBe(true);
   }, 30000);
 
-  it('a malformed model answer is asked again, then reported; the job retries and completes', async () => {
+  it('a malformed model answer is asked again, then the rule-based extractor answers that call, logged with the reason', async () => {
     const before = extractionCalls();
     server.script.push(provider.malformed as never, provider.malformed as never);
     const question = (await audit('/audit/mandatory-question/create', { instance_id: instanceId, question: 'How many days does a refund of an order take?' })).body.response.id;
     expect(await settled(question)).toBe('CONFLICTS');
-    // Two malformed replies (the call and its one repeat), then the retried job's good one.
-    expect(extractionCalls() - before).toBeGreaterThanOrEqual(3);
-    await waitFor(async () => (service.output().includes('LLM.INVALID_RESPONSE') ? true : undefined), 5000, 'the malformed answer reported in the log');
+    // Two malformed replies (the call and its one repeat), then no retried job: the analysis completed on the first attempt.
+    expect(extractionCalls() - before).toBeGreaterThanOrEqual(2);
+    expect(extractionCalls() - before).toBeLessThanOrEqual(3);
+    await waitFor(async () => (service.output().split('\n').some((line) => line.includes('the rule-based adapter answered it') && line.includes('invalid-response')) ? true : undefined), 5000, 'the fallback logged with its reason');
+  }, 90000);
+
+  it('a model that declines: the rule-based extractor answers that call, and the question gets its conflict', async () => {
+    const before = extractionCalls();
+    server.script.push('refusal' as never);
+    const question = (await audit('/audit/mandatory-question/create', { instance_id: instanceId, question: 'How long is the refund period for an order?' })).body.response.id;
+    expect(await settled(question)).toBe('CONFLICTS');
+    expect(extractionCalls() - before).toBeGreaterThanOrEqual(1);
+    await waitFor(async () => (service.output().split('\n').some((line) => line.includes('the rule-based adapter answered it') && line.includes('declined')) ? true : undefined), 5000, 'the fallback logged with its reason');
   }, 90000);
 
   it('an outage: the question waits in ANALYZING and completes after recovery; set-answer meanwhile saves the answer and returns an empty list', async () => {

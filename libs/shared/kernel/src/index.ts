@@ -18,3 +18,4 @@ export * from './instance-access';
 export * from './loggable-error';
 export * from './schema-issues';
 export * from './plain-text';
+export * from './model-fallback';
