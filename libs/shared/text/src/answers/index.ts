@@ -6,3 +6,4 @@ export * from './decide-question';
 export * from './select-passages';
 export * from './recommendations';
 export * from './companion-questions';
+export * from './render-value';
