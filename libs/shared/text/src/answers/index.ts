@@ -7,3 +7,4 @@ export * from './select-passages';
 export * from './recommendations';
 export * from './companion-questions';
 export * from './render-value';
+export * from './answering-span';

@@ -3,7 +3,6 @@ import { decideQuestion, fingerprint } from './decide-question';
 import { extractAnswers } from './extract-answers';
 import type { Passage } from './question-analysis.types';
 import { profileQuestion } from './question-profile';
-import { draftRecommendations, estimateEditSeconds } from './recommendations';
 import { segments } from './segments';
 import { selectPassages } from './select-passages';
 
@@ -283,35 +282,6 @@ describe('selectPassages', () => {
     const kept = selectPassages('How much does the Trailhead tent weigh?', candidates);
     expect(kept.filter((p) => p.documentId === 'kd_a')).toHaveLength(3);
     expect(kept.map((p) => p.text)).toContain('Packed weight | 2.1 kg');
-  });
-});
-
-describe('draftRecommendations', () => {
-  const current = passage('kd_new', 'Refunds are processed within 30 days of the request.', { documentName: 'Refund policy', documentUrl: 'https://intranet/refund-policy' });
-  const oldCopy = passage('kd_old', 'Refunds are processed within 14 days of the request.', { documentName: 'Refund policy', documentUrl: 'https://intranet/refund-policy-v1' });
-  const faq = passage('kd_faq', 'We refund your order within 14 days after we receive the request.', { documentName: 'Customer FAQ' });
-  const question = 'How long does a refund take?';
-  const answers = extractAnswers(question, [current, oldCopy, faq]);
-
-  it('keeps what already says the expert answer, rewrites the value elsewhere, and retires an old copy', () => {
-    const drafts = draftRecommendations('30 days', answers, [current, oldCopy, faq]);
-    expect(drafts.map((d) => [d.documentId, d.action, d.proposedText])).toEqual([
-      ['kd_faq', 'UPDATE', 'We refund your order within 30 days after we receive the request.'],
-      ['kd_old', 'DELETE', null],
-      ['kd_new', 'KEEP', null],
-    ]);
-    for (const d of drafts) expect(d.estimatedSeconds).toBeGreaterThan(0);
-  });
-
-  it('reads the expert value however it is written ("a month" is not "30 days"; "four weeks" is 28 days)', () => {
-    const drafts = draftRecommendations('four weeks', answers, [current, oldCopy, faq]);
-    expect(drafts.every((d) => d.action === 'UPDATE')).toBe(true);
-    expect(drafts.find((d) => d.documentId === 'kd_new')?.proposedText).toBe('Refunds are processed within four weeks of the request.');
-  });
-
-  it('estimates the time by the stated model: reading plus editing, more for an update than a keep', () => {
-    expect(estimateEditSeconds('UPDATE', 'word '.repeat(100), 'other '.repeat(100))).toBeGreaterThan(estimateEditSeconds('KEEP', 'word '.repeat(100), null));
-    expect(estimateEditSeconds('KEEP', 'short', null) % 5).toBe(0);
   });
 });
 
