@@ -7,7 +7,7 @@ import { loadConfig, PlatformCoreModule } from '@svc/config';
 import { DatabaseModule } from '@svc/database';
 import { claimsOfDocument } from '@svc/full-audit-core';
 import { CreateRepositoryInstance, IndexDocument, IngestDocument, ReadDocumentPassages } from '@svc/repository-core';
-import { Claim, ClaimContradiction, findContradictions } from '@svc/text';
+import { Claim, ClaimContradiction, ClaimDisagreement, findContradictions, groupContradictions } from '@svc/text';
 import { createTestDatabase, TestDatabase } from '@svc/test-kit';
 import { CorpusDocument, loadCorpus, ROOT } from './demo-corpus';
 import { loadDemoQuestions } from './question-sets';
@@ -57,15 +57,16 @@ describe('full-audit evaluation through the repository (rule-based judge, Postgr
   });
 
   it('demo corpus: the planted contradictions the scan finds through semantic nodes', async () => {
-    const { claims, findings } = await scan(loadCorpus(), 'demo');
+    const { claims, findings: pairs } = await scan(loadCorpus(), 'demo');
+    const findings = groupContradictions(pairs);
     const planted = loadDemoQuestions().filter((q) => q.planted && q.sides);
     const found = planted.filter((q) =>
       findings.some((f) => {
-        const [a, b] = f.claims.map((c) => q.sides!.findIndex((side) => side.includes(c.documentId)));
-        return a >= 0 && b >= 0 && a !== b;
+        const sidesOf = new Set(f.claims.map((c) => q.sides!.findIndex((side) => side.includes(c.documentId))).filter((i) => i >= 0));
+        return sidesOf.size >= 2;
       }),
     );
-    console.log(`demo through the repository: claims ${claims.length}; findings ${findings.length}; planted found ${found.length}/${planted.length} (${found.map((q) => q.planted).join(', ')})`);
+    console.log(`demo through the repository: claims ${claims.length}; findings ${findings.length} (from ${pairs.length} pairs); planted found ${found.length}/${planted.length} (${found.map((q) => q.planted).join(', ')})`);
     expect(found.length).toBeGreaterThanOrEqual(10);
   }, 180000);
 
@@ -73,21 +74,21 @@ describe('full-audit evaluation through the repository (rule-based judge, Postgr
   async function scanKeyed(folder: string): Promise<{ findings: number; found: string[]; missed: string[]; raised: string[]; repeated: number; total: number }> {
     const directory = join(ROOT, 'tools', 'eval', folder);
     const key = JSON.parse(readFileSync(join(directory, 'answer-key.json'), 'utf8')) as { contradictions: { id: string; sides: [string, string][] }[]; nonConflicts: { id: string; sides: [string, string][] }[]; copies?: { original: string; copy: string }[] };
-    const { findings } = await scan(loadCorpus(directory), folder);
-    const holds = (f: ClaimContradiction, sides: [string, string][]) => {
-      const on = (c: Claim, [doc, phrase]: [string, string]) => c.documentId === doc && (c.text.includes(phrase) || phrase.includes(c.text));
-      const [x, y] = f.claims;
-      return (on(x, sides[0]) && on(y, sides[1])) || (on(x, sides[1]) && on(y, sides[0]));
-    };
+    const { findings: pairs } = await scan(loadCorpus(directory), folder);
+    // One finding per disagreement, as the service raises them (ADR 0046).
+    const findings = groupContradictions(pairs);
+    const on = (c: Claim, [doc, phrase]: [string, string]) => c.documentId === doc && (c.text.includes(phrase) || phrase.includes(c.text));
+    const holds = (d: ClaimDisagreement, sides: [string, string][]) => d.claims.some((x) => on(x, sides[0]) && d.claims.some((y) => on(y, sides[1]) && y.value.key !== x.value.key));
+    const together = (d: ClaimDisagreement, sides: [string, string][]) => d.claims.some((x) => on(x, sides[0])) && d.claims.some((y) => on(y, sides[1]));
     const found = key.contradictions.filter((e) => findings.some((f) => holds(f, e.sides))).map((e) => e.id);
-    const raised = key.nonConflicts.filter((e) => findings.some((f) => holds(f, e.sides))).map((e) => e.id);
+    const raised = key.nonConflicts.filter((e) => findings.some((f) => together(f, e.sides))).map((e) => e.id);
     const missed = key.contradictions.map((e) => e.id).filter((id) => !found.includes(id));
     // A finding repeated per copy: the same documents (a copy read as its original) and the same values as another finding.
     const original = new Map((key.copies ?? []).map((c) => [c.copy, c.original]));
-    const sides = findings.map((f) => f.claims.map((c) => `${original.get(c.documentId) ?? c.documentId}=${c.value.key}`).sort().join('|'));
+    const sides = findings.map((f) => [...new Set(f.claims.map((c) => `${original.get(c.documentId) ?? c.documentId}=${c.value.key}`))].sort().join('|'));
     const repeated = sides.length - new Set(sides).size;
-    console.log(`${folder} through the repository: findings ${findings.length}; planted found ${found.length}/${key.contradictions.length}; missed ${missed.join(', ') || 'none'}; non-conflicts raised ${raised.join(', ') || 'none'}; repeated per copy ${repeated}\n` +
-      findings.map((f) => `${f.similarity.toFixed(2)} [${f.shared.join(' ')}] ${f.claims.map((c) => `${c.documentId}: ${c.modality ?? c.value.text} «${c.text.slice(0, 90)}»`).join(' <> ')}`).join('\n'));
+    console.log(`${folder} through the repository: findings ${findings.length} (from ${pairs.length} pairs); planted found ${found.length}/${key.contradictions.length}; missed ${missed.join(', ') || 'none'}; non-conflicts raised ${raised.join(', ') || 'none'}; repeated per copy ${repeated}\n` +
+      findings.map((f) => `[${f.pairs[0].shared.join(' ')}] ${f.groups.map((g) => `${g.claims[0].modality ?? g.claims[0].value.text}: ${g.claims.map((c) => `${c.documentId} «${c.text.slice(0, 70)}»`).join(', ')}`).join(' <> ')}`).join('\n'));
     return { findings: findings.length, found, missed, raised, repeated, total: key.contradictions.length };
   }
 

@@ -8,7 +8,7 @@ import { CollectModelBatch } from './collect-model-batch.use-case';
 import { FULL_AUDIT_SCAN } from './scan-settings';
 import type { ScanStepWriter } from './scan-step-writer';
 
-const finding = (fingerprint: string, documentIds: string[]): FullAuditFinding => ({ fingerprint, attribute: 'duration', subject: fingerprint, explanation: '', compagnonQuestions: [], excerpts: [], documentIds });
+const finding = (fingerprint: string, documentIds: string[]): FullAuditFinding => ({ fingerprint, pairs: [], attribute: 'duration', subject: fingerprint, explanation: '', compagnonQuestions: [], excerpts: [], documentIds });
 
 /** CollectModelBatch over small in-memory ports (the stores and the transport have their own tests). */
 function setup(options: { verdict: Set<string> | null | Error; submittedHoursAgo?: number; stored?: Partial<FullAuditConflict>[]; currentHashes?: Record<string, string> }) {

@@ -1,5 +1,5 @@
-import { Claim, ClaimContradiction, describeContradiction, detectLanguage, extractClaims, namesOf, properNames, vectorSignature } from '@svc/text';
-import type { FullAuditExcerpt, FullAuditFinding } from './full-audit-conflict';
+import { Claim, ClaimDisagreement, describeContradiction, describeStatements, DescribedStatement, detectLanguage, extractClaims, Modality, namesOf, properNames, vectorSignature } from '@svc/text';
+import type { FindingPair, FullAuditExcerpt, FullAuditFinding } from './full-audit-conflict';
 import type { DocumentClaims, ScannedDocument } from './full-audit.ports';
 import { contentOfVersion } from './scan-settings';
 
@@ -44,19 +44,42 @@ function excerptOf(claim: Claim, names: DocumentNames): FullAuditExcerpt {
   };
 }
 
-/** A contradiction written for people: what it is about, what each document says, what to decide. */
-export function findingOf(contradiction: ClaimContradiction, names: DocumentNames): FullAuditFinding {
-  const [a, b] = contradiction.claims.map((c) => excerptOf(c, names));
-  const described = describeContradiction(contradiction, names);
+/**
+ * A disagreement written for people (ANALYSIS.md §4 step 4): what it is about (from its closest pair), what each
+ * document says, grouped by value, and what to decide; its statements as excerpts, its pairs as its identity.
+ */
+export function findingOf(disagreement: ClaimDisagreement, names: DocumentNames): FullAuditFinding {
+  const closest = disagreement.pairs[0];
+  const { subject } = describeContradiction(closest, names);
+  const excerpts = disagreement.claims.map((c) => excerptOf(c, names));
   return {
-    fingerprint: contradiction.fingerprint,
-    attribute: contradiction.attribute,
-    subject: described.subject,
-    explanation: described.explanation,
-    compagnonQuestions: described.companionQuestions,
-    excerpts: [a, b],
-    documentIds: [...new Set([a.documentId, b.documentId])].sort(),
+    fingerprint: disagreement.fingerprint,
+    pairs: disagreement.pairs.map((p) => ({ fingerprint: p.fingerprint, documentIds: [p.claims[0].documentId, p.claims[1].documentId] })),
+    attribute: disagreement.attribute,
+    subject,
+    ...describedExcerpts(disagreement.attribute, subject, excerpts),
+    excerpts,
+    documentIds: [...new Set(excerpts.map((e) => e.documentId))].sort(),
   };
+}
+
+/** The explanation and companion questions of a finding's excerpts (also of one whose excerpts a scan merged). */
+export function describedExcerpts(attribute: string, subject: string, excerpts: readonly FullAuditExcerpt[]): { explanation: string; compagnonQuestions: string[] } {
+  const names: DocumentNames = new Map(excerpts.map((e) => [e.documentId, { name: e.documentName, url: e.documentUrl }]));
+  const statements: DescribedStatement[] = excerpts.map((e) => ({
+    documentId: e.documentId,
+    text: e.text,
+    value: { key: e.valueKey, text: e.value },
+    scope: e.scope,
+    ...(e.valueKey.startsWith('modality:') ? { modality: e.valueKey.slice('modality:'.length) as Modality } : {}),
+  }));
+  const { explanation, companionQuestions } = describeStatements({ attribute, subject, statements }, names);
+  return { explanation, compagnonQuestions: companionQuestions };
+}
+
+/** A finding's pairs; a conflict stored before findings had pairs is its one pair. */
+export function pairsOf(finding: Pick<FullAuditFinding, 'fingerprint' | 'pairs' | 'documentIds'>): FindingPair[] {
+  return finding.pairs?.length ? finding.pairs : [{ fingerprint: finding.fingerprint, documentIds: [finding.documentIds[0], finding.documentIds[1] ?? finding.documentIds[0]] }];
 }
 
 /** The latest content change of each document (to tell a MANAGED conflict whose documents changed since). */

@@ -19,10 +19,25 @@ export interface FullAuditExcerpt {
   scope: string[];
 }
 
-/** A contradiction one scan found (what the reconciliation compares with the stored conflicts). */
-export interface FullAuditFinding {
-  /** From the two normalised claims only: the same contradiction has the same fingerprint in every scan. */
+/** One of the judge's pairs a finding is made of: two statements of two documents that cannot both hold. */
+export interface FindingPair {
+  /** From the two normalised claims only (`claimPairFingerprint`): the same pair has it in every scan. */
   fingerprint: string;
+  documentIds: [string, string];
+}
+
+/**
+ * A disagreement one scan found (what the reconciliation compares with the stored conflicts): every statement
+ * that contradicts another on one subject, however many documents state it (ADR 0046).
+ */
+export interface FullAuditFinding {
+  /**
+   * Its identity: the fingerprint of its first pair when it was first raised. A later scan finds it again
+   * through any pair it shares with it (`pairs`), so documents may join or leave it without making it new.
+   */
+  fingerprint: string;
+  /** The judge's pairs it is made of. */
+  pairs: FindingPair[];
   /** What kind of value they disagree on ("duration", "amount:EUR", "modality"). */
   attribute: string;
   /** For people: what the documents disagree about, and how. */

@@ -29,6 +29,8 @@ export type FullAuditChanges = Partial<
     | 'explanation'
     | 'compagnonQuestions'
     | 'linkedQuestions'
+    | 'documentIds'
+    | 'pairs'
   >
 >;
 

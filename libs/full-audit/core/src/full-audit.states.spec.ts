@@ -1,4 +1,4 @@
-import type { FullAuditConflict, FullAuditFinding } from './full-audit-conflict';
+import type { FindingPair, FullAuditConflict, FullAuditExcerpt, FullAuditFinding } from './full-audit-conflict';
 import { fullAuditTransition, scanOutcome } from './full-audit.states';
 import { planScan } from './scan-plan';
 
@@ -59,7 +59,7 @@ describe('what a scan does to a stored conflict', () => {
 });
 
 describe('planScan', () => {
-  const finding = (fingerprint: string, documentIds = ['kd_a', 'kd_b']): FullAuditFinding => ({ fingerprint, attribute: 'duration', subject: 's', explanation: 'e', compagnonQuestions: [], excerpts: [], documentIds });
+  const finding = (fingerprint: string, documentIds = ['kd_a', 'kd_b']): FullAuditFinding => ({ fingerprint, pairs: [], attribute: 'duration', subject: 's', explanation: 'e', compagnonQuestions: [], excerpts: [], documentIds });
   const stored = (fingerprint: string, state: FullAuditConflict['state'], extra: Partial<FullAuditConflict> = {}): FullAuditConflict =>
     ({ ...finding(fingerprint), id: `fc_${fingerprint}`, instanceId: 'ki_1', organizationId: 'org_1', state, linkedQuestions: [], answer: null, compagnonRecommendations: [], createdAt: at('01'), updatedAt: at('01'), lastSeenAt: at('01'), answeredAt: null, managedAt: null, absentSince: null, version: 1, ...extra }) as FullAuditConflict;
 
@@ -75,5 +75,51 @@ describe('planScan', () => {
       ['move', 'managed', 'REDETECTED'],
       ['move', 'gone', 'DISAPPEARED'],
     ]);
+  });
+
+  describe('one finding per disagreement (ADR 0046)', () => {
+    const excerpt = (documentId: string, value: string): FullAuditExcerpt => ({ semanticNodeId: `sn_${documentId}`, documentId, documentName: documentId, documentUrl: null, text: `Refunds take ${value}.`, start: 13, end: 13 + value.length, value, valueKey: `duration:${value}`, scope: [] });
+    const pair = (fingerprint: string, a: string, b: string): FindingPair => ({ fingerprint, documentIds: [a, b] });
+    const disagreement = (fingerprint: string, pairs: FindingPair[], excerpts: FullAuditExcerpt[]): FullAuditFinding => ({ ...finding(fingerprint, [...new Set(excerpts.map((e) => e.documentId))].sort()), pairs, excerpts });
+    const a14 = excerpt('kd_a', '14 days');
+    const b30 = excerpt('kd_b', '30 days');
+    const c30 = excerpt('kd_c', '30 days');
+    const refunds = (state: FullAuditConflict['state'] = 'DETECTED') => ({ ...stored('p_ab', state), pairs: [pair('p_ab', 'kd_a', 'kd_b'), pair('p_ac', 'kd_a', 'kd_c')], excerpts: [b30, c30, a14], documentIds: ['kd_a', 'kd_b', 'kd_c'] }) as FullAuditConflict;
+
+    it('finds a stored conflict again through a pair it shares, though another document joined and the first pair changed', () => {
+      // kd_d joins with a third value; its pair with kd_a has the smallest fingerprint now.
+      const d45 = excerpt('kd_d', '45 days');
+      const found = disagreement('p_0ad', [pair('p_0ad', 'kd_a', 'kd_d'), pair('p_ab', 'kd_a', 'kd_b'), pair('p_ac', 'kd_a', 'kd_c')], [b30, c30, a14, d45]);
+      const [step] = planScan([refunds()], [found], new Map());
+      expect(step).toMatchObject({ kind: 'refresh', conflict: { id: 'fc_p_ab' }, finding: { fingerprint: 'p_ab', documentIds: ['kd_a', 'kd_b', 'kd_c', 'kd_d'] } });
+    });
+
+    it('never raises what an IGNORED disagreement holds, even with a document more', () => {
+      const found = disagreement('p_ab', [pair('p_ab', 'kd_a', 'kd_b'), pair('p_ac', 'kd_a', 'kd_c'), pair('p_ad', 'kd_a', 'kd_d')], [b30, c30, excerpt('kd_d', '30 days'), a14]);
+      expect(planScan([refunds('IGNORED')], [found], new Map())).toEqual([]);
+    });
+
+    it('an incremental scan keeps the pairs between documents it did not change', () => {
+      // kd_c changed and now agrees with kd_a: nothing found touching it, but kd_a and kd_b still disagree.
+      const [kept] = planScan([refunds()], [], new Map(), new Set(['kd_c']));
+      expect(kept).toMatchObject({ kind: 'refresh', finding: { fingerprint: 'p_ab', pairs: [pair('p_ab', 'kd_a', 'kd_b')], documentIds: ['kd_a', 'kd_b'] } });
+      expect((kept as { finding: FullAuditFinding }).finding.excerpts.map((e) => e.documentId).sort()).toEqual(['kd_a', 'kd_b']);
+      // kd_c changed to 60 days: its pairs are new, found against kd_a and kd_b (whose statements the conflict holds), merged with the pair not judged again.
+      const c60 = excerpt('kd_c', '60 days');
+      const steps = planScan([refunds()], [disagreement('p_ac2', [pair('p_ac2', 'kd_a', 'kd_c'), pair('p_bc', 'kd_b', 'kd_c')], [a14, b30, c60])], new Map(), new Set(['kd_c']));
+      expect(steps).toHaveLength(1);
+      const [joined] = steps;
+      expect(joined).toMatchObject({ kind: 'refresh', finding: { fingerprint: 'p_ab', documentIds: ['kd_a', 'kd_b', 'kd_c'] } });
+      expect((joined as { finding: FullAuditFinding }).finding.pairs.map((p) => p.fingerprint).sort()).toEqual(['p_ab', 'p_ac2', 'p_bc']);
+      expect((joined as { finding: FullAuditFinding }).finding.explanation).toMatch(/"kd_c" says 60 days/u);
+      // A full scan that finds none of its pairs: it disappeared.
+      expect(planScan([refunds()], [], new Map())).toMatchObject([{ kind: 'move', state: 'DISAPPEARED' }]);
+    });
+
+    it('a conflict stored before findings had pairs is its one pair', () => {
+      const legacy = { ...stored('p_ab', 'DETECTED'), pairs: [] } as FullAuditConflict;
+      const found = disagreement('p_0', [pair('p_0', 'kd_a', 'kd_c'), pair('p_ab', 'kd_a', 'kd_b')], [a14, b30, c30]);
+      expect(planScan([legacy], [found], new Map())).toMatchObject([{ kind: 'refresh', conflict: { id: 'fc_p_ab' }, finding: { fingerprint: 'p_ab' } }]);
+    });
   });
 });

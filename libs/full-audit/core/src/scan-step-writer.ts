@@ -79,6 +79,8 @@ export class ScanStepWriter {
     const { conflict } = step;
     const fresh = (finding: FullAuditFinding): FullAuditChanges => ({
       excerpts: finding.excerpts,
+      documentIds: finding.documentIds,
+      pairs: finding.pairs,
       subject: finding.subject,
       explanation: finding.explanation,
       compagnonQuestions: finding.compagnonQuestions,

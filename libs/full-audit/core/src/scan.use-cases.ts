@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DocumentChangedPayload, FullAuditExtractPayload, FullAuditJudgePayload, FullAuditScanPayload, JOB_NAMES } from '@svc/contracts';
 import { auditInstanceNotFound, Clock, DomainError, IdGenerator, JobQueue, loggableError, UnitOfWork } from '@svc/kernel';
-import { CLAIM_JUDGE, claimBlocks, findContradictions, informativeLimit, isSignatureBand } from '@svc/text';
+import { CLAIM_JUDGE, claimBlocks, findContradictions, groupContradictions, informativeLimit, isSignatureBand } from '@svc/text';
 import { GetInstanceStep } from '@svc/workspace-core';
 import type { FullAuditFinding } from './full-audit-conflict';
 import { blockKey, ClaimBlock, ClaimStore, DocumentClaims, FullAuditConflictRepository, ModelBatchStore, ModelRejections, ScanSource, ScanStore } from './full-audit.ports';
@@ -240,9 +240,10 @@ export class JudgeFullAudit {
     const vectorBand = this.settings.vectorBand ?? undefined;
     const contradictions = findContradictions(all.flatMap((d) => d.claims), touching ? { touching, statistics, vectorBand, blockSizes } : { vectorBand });
     const names = await this.namesOf([...new Set(contradictions.flatMap((c) => c.claims.map((claim) => claim.documentId)))], instanceId);
-    const findings = contradictions.map((c) => findingOf(c, names));
+    // One finding per disagreement, however many documents state its subject (ADR 0046).
+    const findings = groupContradictions(contradictions).map((d) => findingOf(d, names));
     const existing = await this.conflicts.inScope(instanceId, touching ? [...touching] : null);
-    const planned = planScan(existing, findings, changedAtOf(all));
+    const planned = planScan(existing, findings, changedAtOf(all), touching);
     // The model (when configured) confirms what would be raised: new findings and those coming back; the others were raised before.
     // A full judgement leaves the candidates awaiting a batch's verdicts to that batch.
     const pending = touching ? new Set<string>() : await this.batches.pendingFingerprints(instanceId);

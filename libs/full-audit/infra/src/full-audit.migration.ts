@@ -151,3 +151,22 @@ export class AddModelRejections1763700001900 implements MigrationInterface {
     await q.query(`ALTER TABLE full_audit.model_batches DROP COLUMN polled_at`);
   }
 }
+
+/**
+ * One finding per disagreement (ADR 0046): a conflict holds the judge's pairs it is made of, through which a
+ * later scan finds it again. A conflict stored before is its one pair: its fingerprint and its two documents.
+ */
+export class AddFindingPairs1763700002100 implements MigrationInterface {
+  name = 'AddFindingPairs1763700002100';
+
+  async up(q: QueryRunner): Promise<void> {
+    await q.query(`ALTER TABLE full_audit.conflicts ADD COLUMN pairs jsonb NOT NULL DEFAULT '[]'::jsonb`);
+    await q.query(
+      `UPDATE full_audit.conflicts SET pairs = jsonb_build_array(jsonb_build_object('fingerprint', fingerprint, 'documentIds', to_jsonb(document_ids[1:2])))`,
+    );
+  }
+
+  async down(q: QueryRunner): Promise<void> {
+    await q.query(`ALTER TABLE full_audit.conflicts DROP COLUMN pairs`);
+  }
+}

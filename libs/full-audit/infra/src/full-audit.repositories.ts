@@ -35,6 +35,7 @@ interface ConflictRow {
   explanation: string;
   excerpts: FullAuditConflict['excerpts'];
   document_ids: string[];
+  pairs: FullAuditConflict['pairs'];
   compagnon_questions: string[];
   linked_questions: FullAuditConflict['linkedQuestions'];
   answer: string | null;
@@ -59,6 +60,7 @@ const toConflict = (r: ConflictRow): FullAuditConflict => ({
   explanation: r.explanation,
   excerpts: r.excerpts,
   documentIds: r.document_ids,
+  pairs: r.pairs ?? [],
   compagnonQuestions: r.compagnon_questions,
   linkedQuestions: r.linked_questions,
   answer: r.answer,
@@ -72,7 +74,7 @@ const toConflict = (r: ConflictRow): FullAuditConflict => ({
   version: r.version,
 });
 
-const JSON_COLUMNS = new Set(['excerpts', 'compagnon_questions', 'linked_questions', 'compagnon_recommendations']);
+const JSON_COLUMNS = new Set(['excerpts', 'pairs', 'compagnon_questions', 'linked_questions', 'compagnon_recommendations']);
 const COLUMNS: Record<keyof FullAuditChanges, string> = {
   state: 'state',
   answer: 'answer',
@@ -87,6 +89,8 @@ const COLUMNS: Record<keyof FullAuditChanges, string> = {
   explanation: 'explanation',
   compagnonQuestions: 'compagnon_questions',
   linkedQuestions: 'linked_questions',
+  documentIds: 'document_ids',
+  pairs: 'pairs',
 };
 
 @Injectable()
@@ -100,10 +104,10 @@ export class TypeOrmFullAuditConflictRepository extends FullAuditConflictReposit
 
   async insertIfNew(c: FullAuditConflict): Promise<boolean> {
     const rows = await this.q(
-      `INSERT INTO full_audit.conflicts (id, instance_id, organization_id, fingerprint, state, attribute, subject, explanation, excerpts, document_ids, compagnon_questions, linked_questions, is_important, answer, compagnon_recommendations, created_at, updated_at, last_seen_at, version)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)
+      `INSERT INTO full_audit.conflicts (id, instance_id, organization_id, fingerprint, state, attribute, subject, explanation, excerpts, document_ids, compagnon_questions, linked_questions, is_important, answer, compagnon_recommendations, created_at, updated_at, last_seen_at, version, pairs)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)
        ON CONFLICT (instance_id, fingerprint) DO NOTHING RETURNING id`,
-      [c.id, c.instanceId, c.organizationId, c.fingerprint, c.state, c.attribute, c.subject, c.explanation, JSON.stringify(c.excerpts), c.documentIds, JSON.stringify(c.compagnonQuestions), JSON.stringify(c.linkedQuestions), isImportant(c), c.answer, JSON.stringify(c.compagnonRecommendations), c.createdAt, c.updatedAt, c.lastSeenAt, c.version],
+      [c.id, c.instanceId, c.organizationId, c.fingerprint, c.state, c.attribute, c.subject, c.explanation, JSON.stringify(c.excerpts), c.documentIds, JSON.stringify(c.compagnonQuestions), JSON.stringify(c.linkedQuestions), isImportant(c), c.answer, JSON.stringify(c.compagnonRecommendations), c.createdAt, c.updatedAt, c.lastSeenAt, c.version, JSON.stringify(c.pairs)],
     );
     return rows.length === 1;
   }

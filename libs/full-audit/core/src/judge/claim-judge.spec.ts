@@ -4,6 +4,7 @@ import { CLAIM_JUDGE_BATCH, ModelClaimJudge, RuleBasedClaimJudge } from './claim
 
 const candidate = (i: number): FullAuditFinding => ({
   fingerprint: `f${i}`,
+  pairs: [],
   attribute: 'duration',
   subject: `refund ${i}`,
   explanation: '',

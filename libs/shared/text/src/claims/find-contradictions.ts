@@ -362,36 +362,79 @@ function quoted(text: string): string {
 
 /**
  * People-readable text of a finding (ANALYSIS.md §4 step 4): `subject` (what they disagree about: the shared
- * words as the first claim writes them); `explanation`, which names both documents (with their path or URL when
- * two share a name), quotes what each says and its value, and says why both cannot hold (one subject and scope,
- * two values; or one rule, two modalities); and `companionQuestions` (what the expert must decide).
+ * words as the first claim writes them), and `describeStatements`' explanation and companion questions.
  * `documents`: document id → its name, or its name and URL (default: the ids).
  */
 export function describeContradiction(
   c: Pick<ClaimContradiction, 'shared' | 'claims' | 'attribute'>,
-  documents: ReadonlyMap<string, string | DocumentLabel> | Readonly<Record<string, string | DocumentLabel>> = {},
+  documents: DocumentLabels = {},
 ): { subject: string; explanation: string; companionQuestions: string[] } {
+  const [a, b] = c.claims;
+  const subject = subjectLabel(a, c.shared) || subjectLabel(b, c.shared) || c.shared.join(' ');
+  return { subject, ...describeStatements({ attribute: c.attribute ?? a.attribute, subject, statements: c.claims }, documents) };
+}
+
+/** Document id → its name, or its name and URL. */
+export type DocumentLabels = ReadonlyMap<string, string | DocumentLabel> | Readonly<Record<string, string | DocumentLabel>>;
+
+/** A statement as an explanation quotes it. */
+export type DescribedStatement = Pick<Claim, 'documentId' | 'text' | 'value' | 'modality' | 'scope'>;
+
+/**
+ * The explanation and companion questions of a finding's statements (ANALYSIS.md §4 step 4), one subject,
+ * two or more values. It names the documents (with their path or URL when two share a name), quotes what each
+ * says and its value, and says why they cannot all hold: one value of one kind for the subject within the scope
+ * they all name, or one rule that cannot be both required and optional. Statements are grouped by value; a
+ * document whose sentence repeats another's word for word (a copy) is named with it, not quoted again.
+ */
+export function describeStatements(
+  finding: { attribute: string; subject: string; statements: readonly DescribedStatement[] },
+  documents: DocumentLabels = {},
+): { explanation: string; companionQuestions: string[] } {
   const labelOf = (id: string): DocumentLabel => {
     const d = documents instanceof Map ? documents.get(id) : (documents as Record<string, string | DocumentLabel>)[id];
     return d === undefined ? { name: id } : typeof d === 'string' ? { name: d } : d;
   };
-  const [a, b] = c.claims;
-  const [la, lb] = [labelOf(a.documentId), labelOf(b.documentId)];
+  const { subject, statements } = finding;
+  const ids = [...new Set(statements.map((s) => s.documentId))];
+  const names = new Map(ids.map((id) => [id, labelOf(id)]));
   // Two documents of one name are told apart by where they live.
-  const twins = la.name.trim().toLowerCase() === lb.name.trim().toLowerCase();
-  const nameOf = (l: DocumentLabel) => (twins && l.url ? `"${l.name}" (${l.url})` : `"${l.name}"`);
-  const said = (x: Claim) => (x.modality ? `${MODAL_TEXT[x.modality]} ("${x.value.text}")` : x.value.text);
-  const subject = subjectLabel(a, c.shared) || subjectLabel(b, c.shared) || c.shared.join(' ');
-  const scope = a.scope.filter((x) => b.scope.includes(x));
-  const within = scope.length > 0 ? ` for ${scope.join(', ')}` : '';
-  const why = a.modality
-    ? `Both state the rule on ${subject}${within}, and one rule cannot be both ${MODAL_TEXT[a.modality].replace(/^it is /u, '')} and ${MODAL_TEXT[b.modality ?? 'permitted'].replace(/^it is /u, '')}.`
-    : `Both give the ${valueKind(c.attribute ?? a.attribute)} for ${subject}${within}, and it cannot be both ${a.value.text} and ${b.value.text}.`;
-  const explanation = `${nameOf(la)} says ${said(a)}: "${quoted(a.text)}". ${nameOf(lb)} says ${said(b)}: "${quoted(b.text)}". ${why}`;
-  const first = a.modality
-    ? `Regarding ${subject}: which applies, ${MODAL_TEXT[a.modality].replace(/^it is /u, '')} or ${MODAL_TEXT[b.modality ?? 'permitted'].replace(/^it is /u, '')}?`
-    : `What is the right value for ${subject}: ${a.value.text} or ${b.value.text}?`;
-  return { subject, explanation, companionQuestions: [first, `Is one of the two documents (${nameOf(la)}, ${nameOf(lb)}) out of date or limited to another case, and which one applies?`] };
+  const shared = (l: DocumentLabel) => ids.filter((id) => names.get(id)!.name.trim().toLowerCase() === l.name.trim().toLowerCase()).length > 1;
+  const nameOf = (id: string) => {
+    const l = names.get(id)!;
+    return shared(l) && l.url ? `"${l.name}" (${l.url})` : `"${l.name}"`;
+  };
+  const modal = (x: DescribedStatement) => (x.modality ? MODAL_TEXT[x.modality].replace(/^it is /u, '') : x.value.text);
+  const said = (x: DescribedStatement) => (x.modality ? `${MODAL_TEXT[x.modality]} ("${x.value.text}")` : x.value.text);
+  const groups = new Map<string, DescribedStatement[]>();
+  for (const x of statements) groups.set(x.value.key, [...(groups.get(x.value.key) ?? []), x]);
+  const values = [...groups.values()].map((g) => modal(g[0]));
+  const common = statements.slice(1).reduce((scope, x) => scope.filter((n) => x.scope.includes(n)), [...statements[0].scope]);
+  const within = common.length > 0 ? ` for ${common.join(', ')}` : '';
+  const rule = statements[0].modality !== undefined;
+  const either = values.length === 2 ? `${values[0]} and ${values[1]}` : `${values.slice(0, -1).join(', ')} and ${values[values.length - 1]}`;
+  const or = values.length === 2 ? `${values[0]} or ${values[1]}` : `${values.slice(0, -1).join(', ')} or ${values[values.length - 1]}`;
+  const documentsSaying = (g: DescribedStatement[]) => {
+    // Statements written word for word alike are one statement and its copies.
+    const byText = new Map<string, string[]>();
+    for (const x of g) byText.set(x.text.replace(/\s+/gu, ' ').trim().toLowerCase(), [...(byText.get(x.text.replace(/\s+/gu, ' ').trim().toLowerCase()) ?? []), x.documentId]);
+    return [...byText.entries()].map(([, docs]) => {
+      const first = g.find((x) => x.documentId === docs[0])!;
+      const copies = [...new Set(docs.slice(1))].filter((d) => d !== docs[0]);
+      return `${nameOf(docs[0])}${copies.length ? ` (and ${copies.length === 1 ? 'its copy' : 'its copies'} ${copies.map(nameOf).join(', ')})` : ''} says ${said(first)}: "${quoted(first.text)}".`;
+    });
+  };
+  const why = rule
+    ? `${ids.length === 2 ? 'Both state' : `These ${ids.length} documents state`} the rule on ${subject}${within}, and one rule cannot be both ${either}.`
+    : `${ids.length === 2 ? 'Both give' : `These ${ids.length} documents give`} the ${valueKind(finding.attribute)} for ${subject}${within}, and it cannot be both ${either}.`;
+  const explanation = `${[...groups.values()].flatMap(documentsSaying).join(' ')} ${why}`;
+  const first = rule ? `Regarding ${subject}: which applies, ${or}?` : `What is the right value for ${subject}: ${or}?`;
+  const listed = ids.map(nameOf);
+  const which =
+    ids.length === 2
+      ? `Is one of the two documents (${listed.join(', ')}) out of date or limited to another case, and which one applies?`
+      : `Are some of these documents (${listed.join(', ')}) out of date or limited to another case, and which ones apply?`;
+  return { explanation, companionQuestions: [first, which] };
 }
 
 /** The words of a claim's sentence whose stems are shared, in order, at most six. */

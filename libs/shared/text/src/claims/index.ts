@@ -2,3 +2,4 @@ export * from './claims';
 export * from './find-contradictions';
 export * from './modality';
 export * from './node-signature';
+export * from './disagreements';
