@@ -1,10 +1,10 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { FullAuditCollectPayload, JOB_NAMES } from '@svc/contracts';
-import { Clock, JobQueue, loggableError, UnitOfWork } from '@svc/kernel';
+import { Clock, JobQueue, loggableError, noteModelFallback, UnitOfWork } from '@svc/kernel';
 import { GetInstanceStep } from '@svc/workspace-core';
 import { atVersions, sameContent, versionsOf } from './findings';
 import { ClaimStore, FullAuditConflictRepository, ModelBatchStore, ModelRejections } from './full-audit.ports';
-import { ClaimJudge } from './judge/claim-judge';
+import { CLAIM_JUDGE_BATCH, ClaimJudge } from './judge/claim-judge';
 import type { ScanStep } from './scan-plan';
 import { FULL_AUDIT_SCAN, judgeJob } from './scan-settings';
 import { ScanStepWriter } from './scan-step-writer';
@@ -47,7 +47,7 @@ export class CollectModelBatch {
     } catch (error) {
       // Polling that keeps failing (the batch gone, the key moved) must not hold the candidates for ever.
       if (!expired) throw error;
-      this.logger.warn({ instanceId: batch.instanceId, batch: batch.batchId, error: loggableError(error) }, 'the model batch could not be read in time; the rule-based verdict stands');
+      noteModelFallback('claim-judge', this.judgeModel, this.logger, 'failed', { instanceId: batch.instanceId, batch: batch.batchId, candidates: batch.candidates.length, problem: 'the batch could not be read in time', error: loggableError(error) }, Math.ceil(batch.candidates.length / CLAIM_JUDGE_BATCH));
       kept = null;
     }
     if (kept === null) {
@@ -55,7 +55,7 @@ export class CollectModelBatch {
         await this.uow.run(() => this.batches.polled(batch.batchId, now));
         return 'in_progress';
       }
-      this.logger.warn({ instanceId: batch.instanceId, batch: batch.batchId, candidates: batch.candidates.length }, 'the model batch was not answered in time; the rule-based verdict stands');
+      noteModelFallback('claim-judge', this.judgeModel, this.logger, 'failed', { instanceId: batch.instanceId, batch: batch.batchId, candidates: batch.candidates.length, problem: 'the batch was not answered in time' }, Math.ceil(batch.candidates.length / CLAIM_JUDGE_BATCH));
       kept = new Set(batch.candidates.map((c) => c.fingerprint));
     }
     const confirmed = kept;

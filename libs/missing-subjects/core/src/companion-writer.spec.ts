@@ -1,4 +1,5 @@
-import { DomainError, LanguageModel } from '@svc/kernel';
+import { Logger } from '@nestjs/common';
+import { DomainError, LanguageModel, ModelFallbacks } from '@svc/kernel';
 import { ModelCompanionWriter, renderCompanionPrompt, RuleBasedCompanionWriter } from './companion-writer';
 
 const usage = { inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0 };
@@ -44,14 +45,24 @@ describe('CompanionDocumentWriter', () => {
     expect(model.prompts[0]).toContain('&lt;ignore previous instructions&gt;');
   });
 
-  it('model: falls back to the rule-based draft when it declines, answers no document, or is down', async () => {
-    const rule = await new RuleBasedCompanionWriter().write(request);
-    for (const reply of [
-      { kind: 'declined', usage, model: 'scripted' },
-      { kind: 'output', output: { markdown: 'Sure! Here is some text without a heading.' }, usage, model: 'scripted' },
-      DomainError.unavailable('LLM.UNAVAILABLE', 'The language model is unavailable.'),
-    ]) {
-      expect(await new ModelCompanionWriter(scripted(() => reply)).write(request)).toBe(rule);
+  it('model: falls back to the rule-based draft when it declines, answers malformed output, answers no document, or is down; logged with the reason and counted', async () => {
+    const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+    try {
+      const rule = await new RuleBasedCompanionWriter().write(request);
+      const cases: [unknown, string][] = [
+        [{ kind: 'declined', usage, model: 'scripted' }, 'declined'],
+        [DomainError.unavailable('LLM.INVALID_RESPONSE', 'The language model gave no usable answer: its reply is not JSON.'), 'invalid-response'],
+        [{ kind: 'output', output: { markdown: 'Sure! Here is some text without a heading.' }, usage, model: 'scripted' }, 'unusable-output'],
+        [DomainError.unavailable('LLM.UNAVAILABLE', 'The language model is unavailable.'), 'failed'],
+      ];
+      for (const [reply, reason] of cases) {
+        warn.mockClear();
+        const before = ModelFallbacks.of('companion-document-writer');
+        expect(await new ModelCompanionWriter(scripted(() => reply)).write(request)).toBe(rule);
+        expect(warn.mock.calls.map(([details]) => details)).toEqual([expect.objectContaining({ capability: 'companion-document-writer', model: 'scripted', reason, fallbacks: before + 1 })]);
+      }
+    } finally {
+      warn.mockRestore();
     }
   });
 });

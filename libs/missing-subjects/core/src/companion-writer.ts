@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { LanguageModel, loggableError } from '@svc/kernel';
+import { callOrFallBack, LanguageModel, UnusableModelOutput } from '@svc/kernel';
 import { draftCompanionDocument } from '@svc/text';
 
 /** What a companion document is written from: the subject and the experts' answers to its questions, nothing else. */
@@ -47,28 +47,29 @@ export function renderCompanionPrompt(request: CompanionRequest): string {
 }
 
 /**
- * The CompanionDocumentWriter on the configured language model. A declined call, a transport failure or
- * a reply that is not a Markdown document (no level-1 heading) falls back to the rule-based draft, so
- * the expert always gets one.
+ * The CompanionDocumentWriter on the configured language model. A declined call, a malformed reply, a reply
+ * that is not a Markdown document (no level-1 heading) or a transport failure falls back to the rule-based
+ * draft (`callOrFallBack`, capability `companion-document-writer`, logged with the reason and counted), so the
+ * expert always gets one.
  */
 export class ModelCompanionWriter extends CompanionDocumentWriter {
   readonly name: string;
   private readonly logger = new Logger(ModelCompanionWriter.name);
-  private readonly fallback = new RuleBasedCompanionWriter();
 
-  constructor(private readonly model: LanguageModel) {
+  constructor(
+    private readonly model: LanguageModel,
+    private readonly fallback: CompanionDocumentWriter = new RuleBasedCompanionWriter(),
+  ) {
     super();
     this.name = model.name;
   }
 
   async write(request: CompanionRequest): Promise<string> {
-    try {
-      const result = await this.model.complete<{ markdown: string }>({ system: COMPANION_WRITER_SYSTEM_PROMPT, messages: [{ role: 'user', content: renderCompanionPrompt(request) }], output: COMPANION_WRITER_OUTPUT, maxTokens: 4_096 });
-      if (result.kind === 'output' && /^# \S/mu.test(result.output.markdown.trim())) return `${result.output.markdown.trim()}\n`;
-      this.logger.warn({ writer: this.name, kind: result.kind }, 'the model gave no Markdown document; the rule-based draft is used');
-    } catch (error) {
-      this.logger.warn({ writer: this.name, error: loggableError(error) }, 'the model could not draft the companion document; the rule-based draft is used');
-    }
-    return this.fallback.write(request);
+    const call = { system: COMPANION_WRITER_SYSTEM_PROMPT, messages: [{ role: 'user' as const, content: renderCompanionPrompt(request) }], output: COMPANION_WRITER_OUTPUT, maxTokens: 4_096 };
+    const document = (output: { markdown: string }): string => {
+      if (!/^# \S/mu.test(output.markdown.trim())) throw new UnusableModelOutput('no Markdown document (no level-1 heading)');
+      return `${output.markdown.trim()}\n`;
+    };
+    return callOrFallBack('companion-document-writer', this.model, this.logger, call, document, () => this.fallback.write(request), { onFailure: 'fall-back' });
   }
 }

@@ -1,8 +1,11 @@
-import { LanguageModel, StructuredCall, StructuredResult } from '@svc/kernel';
+import { Logger } from '@nestjs/common';
+import { LanguageModel, ModelFallbacks, StructuredCall, StructuredResult } from '@svc/kernel';
+import { ScriptedLanguageModel } from '@svc/kernel/testing';
 import { ExtractedAnswer, Passage } from '@svc/text';
 import type { RecommendationRequest } from '../conflicts.ports';
 import { ModelRecommendationWriter } from './model.recommendation-writer';
 import type { RecommendationToolInput } from './recommendation-prompt';
+import { RuleBasedRecommendationWriter } from './rule-based.recommendation-writer';
 
 const USAGE = { inputTokens: 100, outputTokens: 20 };
 
@@ -50,6 +53,40 @@ describe('ModelRecommendationWriter', () => {
   ])('sets aside a rewrite that %s: the rule-based draft stands in', async (_why, proposed) => {
     const drafts = await new ModelRecommendationWriter(new ScriptedTransport(update(proposed))).write(request);
     expect(drafts[0]).toMatchObject({ documentId: 'kd_policy', action: 'UPDATE', proposedText: 'Refunds are processed within 14 days of the request.', reason: expect.stringContaining("The model's rewrite was set aside") });
+  });
+
+  describe('falls back to the rule-based writer', () => {
+    let warn: jest.SpyInstance;
+    beforeEach(() => {
+      warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+    });
+    afterEach(() => warn.mockRestore());
+
+    it.each([
+      ['declines', ScriptedLanguageModel.declined(), 'declined'],
+      ['answers with malformed output twice (LLM.INVALID_RESPONSE)', ScriptedLanguageModel.malformed(), 'invalid-response'],
+    ])('when the model %s: the rule-based drafts, logged with the reason and counted', async (_case, reply, reason) => {
+      const before = ModelFallbacks.of('recommendation-writer');
+      const drafts = await new ModelRecommendationWriter(new ScriptedLanguageModel([reply])).write(request);
+      expect(drafts).toEqual(await new RuleBasedRecommendationWriter().write(request));
+      expect(drafts.map((d) => [d.documentId, d.action])).toEqual([
+        ['kd_policy', 'UPDATE'],
+        ['kd_faq', 'KEEP'],
+      ]);
+      expect(warn.mock.calls.map(([details]) => details)).toEqual([{ capability: 'recommendation-writer', model: 'scripted:model', reason, fallbacks: before + 1 }]);
+    });
+
+    it('when a rewrite is set aside: logged as an unusable output with the check’s reason', async () => {
+      await new ModelRecommendationWriter(new ScriptedTransport(update('14 days'))).write(request);
+      expect(warn.mock.calls.map(([details]) => details)).toEqual([
+        { capability: 'recommendation-writer', model: 'scripted:model', reason: 'unusable-output', fallbacks: expect.any(Number), documents: 1, problem: expect.stringContaining('1 rewrite(s) set aside: the rewrite') },
+      ]);
+    });
+
+    it('but passes an outage on: set-answer returns no drafts and may be asked again', async () => {
+      await expect(new ModelRecommendationWriter(new ScriptedLanguageModel([ScriptedLanguageModel.outage()])).write(request)).rejects.toMatchObject({ code: 'LLM.UNAVAILABLE' });
+      expect(warn).not.toHaveBeenCalled();
+    });
   });
 
   it('drops recommendations on excerpts it was not given', async () => {

@@ -1,6 +1,8 @@
-import { LanguageModel } from '@svc/kernel';
+import { Logger } from '@nestjs/common';
+import { callOrFallBack, LanguageModel, noteModelFallback } from '@svc/kernel';
 import { checkRewrite, DraftRecommendation, draftRecommendations, estimateEditSeconds } from '@svc/text';
 import { RecommendationRequest, RecommendationWriter } from '../conflicts.ports';
+import { RuleBasedRecommendationWriter } from './rule-based.recommendation-writer';
 import { RECOMMENDATION_OUTPUT, RECOMMENDATION_SYSTEM_PROMPT, RecommendationToolInput, renderRecommendationPrompt } from './recommendation-prompt';
 
 const MAX_RECOMMENDATION_TOKENS = 2_048;
@@ -12,30 +14,40 @@ const MAX_RECOMMENDATION_TOKENS = 2_048;
  * the text library, not from the model. A rewrite is kept only when `checkRewrite` of the text library
  * accepts it, as the rule-based writer's are (ANALYSIS.md §3): the excerpt states one of the conflict's
  * answers, the rewrite changes what its answering span says and keeps the rest verbatim; otherwise the
- * rule-based draft for that document stands in, its reason saying why the model's was set aside. A
- * declined call drafts nothing (set-answer then returns an empty list, and may be called again);
- * transport errors pass through to the caller, which does the same.
+ * rule-based draft for that document stands in, its reason saying why the model's was set aside (logged and
+ * counted as an `unusable-output` fallback). A call the model declines or answers unusably
+ * (`LLM.INVALID_RESPONSE`) is answered by the rule-based writer (`callOrFallBack`); an outage passes through
+ * to the caller (set-answer then returns an empty list, and may be called again).
  */
 export class ModelRecommendationWriter extends RecommendationWriter {
   readonly name: string;
+  private readonly logger = new Logger(ModelRecommendationWriter.name);
 
-  constructor(private readonly model: LanguageModel) {
+  constructor(
+    private readonly model: LanguageModel,
+    private readonly fallback: RecommendationWriter = new RuleBasedRecommendationWriter(),
+  ) {
     super();
     this.name = model.name;
   }
 
   async write(request: RecommendationRequest): Promise<DraftRecommendation[]> {
     if (request.answers.length === 0) return [];
-    const result = await this.model.complete<RecommendationToolInput>({
+    const call = {
       system: RECOMMENDATION_SYSTEM_PROMPT,
-      messages: [{ role: 'user', content: renderRecommendationPrompt(request.question, request.expertAnswer, request.answers, request.passages) }],
+      messages: [{ role: 'user' as const, content: renderRecommendationPrompt(request.question, request.expertAnswer, request.answers, request.passages) }],
       output: RECOMMENDATION_OUTPUT,
       maxTokens: MAX_RECOMMENDATION_TOKENS,
-    });
-    if (result.kind === 'declined') return [];
+    };
+    return callOrFallBack<RecommendationToolInput, DraftRecommendation[]>('recommendation-writer', this.model, this.logger, call, (output) => this.checked(request, output), () => this.fallback.write(request));
+  }
+
+  /** The model's drafts, each checked; a rewrite set aside gives way to the rule-based draft of its document. */
+  private checked(request: RecommendationRequest, output: RecommendationToolInput): DraftRecommendation[] {
     let ruleBased: DraftRecommendation[] | undefined;
+    const setAside: string[] = [];
     const out: DraftRecommendation[] = [];
-    for (const item of result.output.recommendations) {
+    for (const item of output.recommendations) {
       const answers = request.answers.filter((a) => a.passageId === item.excerpt_id.trim());
       if (answers.length === 0) continue;
       const proposed = item.action === 'UPDATE' ? item.proposed_text.trim() : '';
@@ -48,12 +60,14 @@ export class ModelRecommendationWriter extends RecommendationWriter {
         ruleBased ??= draftRecommendations(request.expertAnswer, request.answers, request.passages);
         const fallback = ruleBased.find((d) => d.documentId === answers[0].documentId);
         const refused = checks[0].check;
+        if (!refused.ok) setAside.push(refused.reason);
         if (fallback && !refused.ok) out.push({ ...fallback, reason: `${fallback.reason} The model's rewrite was set aside: ${refused.reason}.` });
         continue;
       }
       const proposedText = item.action === 'UPDATE' ? proposed : null;
       out.push({ documentId: accepted.documentId, passageId: accepted.passageId, action: item.action, excerpt: accepted.text, proposedText, reason: item.reason.trim() || 'Proposed by the language model.', estimatedSeconds: estimateEditSeconds(item.action, accepted.text, proposedText) });
     }
+    if (setAside.length > 0) noteModelFallback('recommendation-writer', this.model, this.logger, 'unusable-output', { problem: `${setAside.length} rewrite(s) set aside: ${setAside.join('; ')}`, documents: setAside.length });
     return out;
   }
 }

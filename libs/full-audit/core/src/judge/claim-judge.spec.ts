@@ -1,4 +1,5 @@
-import { BatchCall, BatchState, LanguageModel } from '@svc/kernel';
+import { Logger } from '@nestjs/common';
+import { BatchCall, BatchState, DomainError, LanguageModel, ModelFallbacks } from '@svc/kernel';
 import type { FullAuditFinding } from '../full-audit-conflict';
 import { CLAIM_JUDGE_BATCH, ModelClaimJudge, RuleBasedClaimJudge } from './claim-judge';
 
@@ -51,11 +52,35 @@ describe('ClaimJudge', () => {
     expect([...kept].sort()).toEqual(candidates.map((c) => c.fingerprint).filter((f) => f !== 'f0' && f !== `f${CLAIM_JUDGE_BATCH + 1}`).sort());
   });
 
-  it('model: a declined call or an outage keeps the rule-based verdict', async () => {
-    const model = scripted([() => ({ kind: 'declined', reason: 'refused' })]);
-    expect(await new ModelClaimJudge(model).confirm([candidate(1)])).toEqual(new Set(['f1']));
-    const down = scripted([() => new Error('overloaded')]);
-    expect(await new ModelClaimJudge(down).confirm([candidate(1)])).toEqual(new Set(['f1']));
+  describe('model: the rule-based verdict stands for a call the model gives nothing usable for, logged with the reason and counted', () => {
+    let warn: jest.SpyInstance;
+    beforeEach(() => {
+      warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+    });
+    afterEach(() => warn.mockRestore());
+    const logged = () => warn.mock.calls.map(([details]) => details);
+
+    it.each([
+      ['declines', () => ({ kind: 'declined', usage: { inputTokens: 1, outputTokens: 1 }, model: 'm' }), 'declined'],
+      ['answers with malformed output twice (LLM.INVALID_RESPONSE)', () => DomainError.unavailable('LLM.INVALID_RESPONSE', 'not JSON'), 'invalid-response'],
+      ['is down', () => new Error('overloaded'), 'failed'],
+    ])('when the model %s', async (_case, reply, reason) => {
+      const before = ModelFallbacks.of('claim-judge');
+      expect(await new ModelClaimJudge(scripted([reply])).confirm([candidate(1)])).toEqual(new Set(['f1']));
+      expect(logged()).toEqual([{ capability: 'claim-judge', model: 'scripted', reason, fallbacks: before + 1, ...(reason === 'failed' ? { error: expect.objectContaining({ message: 'overloaded' }) } : {}) }]);
+    });
+
+    it('for the calls of a batch the model declined or did not answer', async () => {
+      const candidates = Array.from({ length: 3 * CLAIM_JUDGE_BATCH }, (_, i) => candidate(i));
+      const state: BatchState<unknown> = { ended: true, results: new Map([['g0', { kind: 'declined', usage: { inputTokens: 1, outputTokens: 1 } }], ['g1', { kind: 'failed', problem: 'expired' }]]) };
+      const model = { ...scripted([]), batches: { submit: async () => 'msgbatch_2', poll: async () => state } } as unknown as LanguageModel;
+      const before = ModelFallbacks.of('claim-judge');
+      expect((await new ModelClaimJudge(model).collect('msgbatch_2', candidates))?.size).toBe(3 * CLAIM_JUDGE_BATCH);
+      expect(logged()).toEqual([
+        { capability: 'claim-judge', model: 'scripted', reason: 'declined', fallbacks: before + 1, batch: 'msgbatch_2', calls: 1, candidates: CLAIM_JUDGE_BATCH },
+        { capability: 'claim-judge', model: 'scripted', reason: 'failed', fallbacks: before + 3, batch: 'msgbatch_2', calls: 2, candidates: 2 * CLAIM_JUDGE_BATCH, problem: 'expired; no result for this call' },
+      ]);
+    });
   });
 
   it('model with batches: the same prompts in one batch, call per group; once ended, rejected pairs dropped and unanswered groups kept', async () => {

@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { LanguageModel, loggableError, StructuredCall } from '@svc/kernel';
+import { callOrFallBack, LanguageModel, ModelFallbackReason, noteModelFallback, StructuredCall } from '@svc/kernel';
 import type { FullAuditFinding } from '../full-audit-conflict';
 import { CLAIM_JUDGE_OUTPUT, CLAIM_JUDGE_SYSTEM_PROMPT, ClaimJudgeToolInput, renderClaimJudgePrompt } from './claim-judge-prompt';
 
@@ -41,14 +41,18 @@ export class RuleBasedClaimJudge extends ClaimJudge {
   }
 }
 
+/** The capability's name in the fallback logs and counts. */
+const CLAIM_JUDGE = 'claim-judge';
+
 /** Candidates per model call: one prompt holds this many pairs of statements. */
 export const CLAIM_JUDGE_BATCH = 20;
 
 /**
  * The ClaimJudge on the configured language model: candidates in batches, each pair of statements
  * with its documents and scopes; the model answers per pair. A pair the model rejects is not raised;
- * a pair it leaves out, a declined call or a transport failure keeps the rule-based verdict (the
- * fallback), so an outage never hides a contradiction.
+ * a pair it leaves out, a declined call, a malformed reply or a transport failure keeps the rule-based
+ * verdict (the fallback), so an outage never hides a contradiction; every call (or batch request) answered
+ * so is logged with the reason and counted (`callOrFallBack`, `noteModelFallback`: capability `claim-judge`).
  */
 export class ModelClaimJudge extends ClaimJudge {
   readonly name: string;
@@ -66,12 +70,8 @@ export class ModelClaimJudge extends ClaimJudge {
   async confirm(candidates: FullAuditFinding[]): Promise<Set<string>> {
     const kept = new Set(candidates.map((c) => c.fingerprint));
     for (const group of groupsOf(candidates)) {
-      try {
-        const result = await this.model.complete<ClaimJudgeToolInput>(callOf(group));
-        if (result.kind === 'output') dropRejected(kept, group, result.output);
-      } catch (error) {
-        this.logger.warn({ judge: this.name, candidates: group.length, error: loggableError(error) }, 'the model could not judge these candidates; the rule-based verdict stands');
-      }
+      // The rule-based verdict (every candidate raised) is `kept` as it is: the fallback changes nothing.
+      await callOrFallBack<ClaimJudgeToolInput, void>(CLAIM_JUDGE, this.model, this.logger, callOf(group), (output) => dropRejected(kept, group, output), async () => undefined, { onFailure: 'fall-back' });
     }
     return kept;
   }
@@ -87,13 +87,20 @@ export class ModelClaimJudge extends ClaimJudge {
     const state = await this.model.batches.poll<ClaimJudgeToolInput>(batchId, CLAIM_JUDGE_OUTPUT);
     if (!state.ended) return null;
     const kept = new Set(candidates.map((c) => c.fingerprint));
-    let unanswered = 0;
+    const unanswered = new Map<ModelFallbackReason, { calls: number; candidates: number; problems: Set<string> }>();
     groupsOf(candidates).forEach((group, k) => {
       const result = state.results.get(`g${k}`);
-      if (result?.kind === 'output') dropRejected(kept, group, result.output);
-      else unanswered += group.length;
+      if (result?.kind === 'output') return dropRejected(kept, group, result.output);
+      // A call the batch errored, expired or answered unusably is `failed`: the batch tells no more.
+      const reason: ModelFallbackReason = result?.kind === 'declined' ? 'declined' : 'failed';
+      const sum = unanswered.get(reason) ?? { calls: 0, candidates: 0, problems: new Set<string>() };
+      if (result?.kind !== 'declined') sum.problems.add(result?.problem ?? 'no result for this call');
+      unanswered.set(reason, { ...sum, calls: sum.calls + 1, candidates: sum.candidates + group.length });
     });
-    if (unanswered > 0) this.logger.warn({ judge: this.name, batch: batchId, candidates: unanswered }, 'the model did not judge these candidates in its batch; the rule-based verdict stands');
+    for (const [reason, sum] of unanswered) {
+      const problem = sum.problems.size > 0 ? { problem: [...sum.problems].join('; ') } : {};
+      noteModelFallback(CLAIM_JUDGE, this.model, this.logger, reason, { batch: batchId, calls: sum.calls, candidates: sum.candidates, ...problem }, sum.calls);
+    }
     return kept;
   }
 }

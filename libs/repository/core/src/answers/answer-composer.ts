@@ -50,8 +50,9 @@ export interface GroundedAnswer {
  * - Bounded: `confidence` is a finite number in 0..1.
  * - Stateless: requests are independent; the same request may be sent again (retries are safe).
  * - Errors are DomainErrors: `invalid` (`LLM.INVALID_REQUEST`) for a blank question or repeated
- *   excerpt ids; a model-backed composer passes the transport's `unavailable` errors on (the search
- *   answer is then a 503 with Retry-After, and the search is logged unanswered).
+ *   excerpt ids; a model-backed composer passes the transport's outages on (the search answer is then a
+ *   503 with Retry-After, and the search is logged unanswered), but answers a reply that stays malformed
+ *   (`LLM.INVALID_RESPONSE`) with the rule-based composer, and a declined request with no answer.
  */
 export abstract class AnswerComposer {
   /** Identifies the composer in logs (`local-extractive-v1`, `anthropic:<model>`). */

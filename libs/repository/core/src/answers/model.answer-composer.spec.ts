@@ -1,8 +1,9 @@
-import { DomainError, LanguageModel, StructuredCall, StructuredResult } from '@svc/kernel';
+import { Logger } from '@nestjs/common';
+import { DomainError, LanguageModel, ModelFallbacks, StructuredCall, StructuredResult } from '@svc/kernel';
 import { domainErrorOf } from '@svc/kernel/testing';
 import { ANSWER_OUTPUT, ANSWER_SYSTEM_PROMPT, AnswerToolInput, readAnswerPrompt } from './answer-prompt';
 import { MAX_EXCERPT_CHARS, MAX_PROMPT_EXCERPTS, ModelAnswerComposer } from './model.answer-composer';
-import { answerExtractively } from './rule-based.answer-composer';
+import { answerExtractively, RuleBasedAnswerComposer } from './rule-based.answer-composer';
 import { answerComposerContract, CONTRACT_EXCERPTS, expectWellFormed } from './testing/answer-composer.contract';
 
 const USAGE = { inputTokens: 120, outputTokens: 30, cacheReadTokens: 0, cacheWriteTokens: 0 };
@@ -75,14 +76,35 @@ describe('ModelAnswerComposer', () => {
     expect(await composer.compose(QUESTION)).toMatchObject({ answer: '', reason: 'The excerpts do not cover this.', confidence: 0, citedExcerptIds: [] });
   });
 
-  it('turns a declined call into no answer, and passes the transport’s outages on', async () => {
+  it('turns a declined call into no answer (never the rule-based one), and passes the transport’s outages on', async () => {
     const transport = new ScriptedTransport();
     const composer = new ModelAnswerComposer(transport);
     transport.script.push({ kind: 'declined', usage: USAGE, model: 'scripted:model' });
-    expect(await composer.compose(QUESTION)).toMatchObject({ answer: '', confidence: 0, citedExcerptIds: [], reason: 'The language model declined to answer this question.' });
+    const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+    try {
+      expect(await composer.compose(QUESTION)).toMatchObject({ answer: '', confidence: 0, citedExcerptIds: [], reason: 'The language model declined to answer this question.' });
+      expect(warn.mock.calls.map(([details]) => details)).toEqual([{ capability: 'answer-composer', model: 'scripted:model', reason: 'declined' }]);
+    } finally {
+      warn.mockRestore();
+    }
     transport.script.push(DomainError.unavailable('LLM.UNAVAILABLE', 'The language model is unavailable (HTTP 529 overloaded_error, 3 attempts).', { retryAfterSeconds: 7 }));
     const error = await domainErrorOf(composer.compose(QUESTION));
     expect([error.code, error.retryAfterSeconds]).toEqual(['LLM.UNAVAILABLE', 7]);
+  });
+
+  it('answers with the rule-based composer when the reply stays malformed (LLM.INVALID_RESPONSE), logged with the reason and counted', async () => {
+    const transport = new ScriptedTransport();
+    transport.script.push(DomainError.unavailable('LLM.INVALID_RESPONSE', 'The language model gave no usable answer: its reply is not JSON.'));
+    const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+    try {
+      const before = ModelFallbacks.of('answer-composer');
+      const answer = await new ModelAnswerComposer(transport).compose(QUESTION);
+      expect(answer).toEqual(await new RuleBasedAnswerComposer().compose(QUESTION));
+      expect(answer.answer).toContain('30 days');
+      expect(warn.mock.calls.map(([details]) => details)).toEqual([{ capability: 'answer-composer', model: 'scripted:model', reason: 'invalid-response', fallbacks: before + 1 }]);
+    } finally {
+      warn.mockRestore();
+    }
   });
 
   it('bounds what it sends: the best excerpts, each cut to a maximum length', async () => {
