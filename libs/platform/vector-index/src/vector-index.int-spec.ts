@@ -38,9 +38,9 @@ const hnswIndexes = async (db: Database): Promise<string[]> =>
 describe('VectorIndex on PGlite (pgvector)', () => {
   const db = databaseFor('embedded');
 
-  vectorIndexContract('PgVectorIndex (PGlite)', async () => {
+  vectorIndexContract('PgVectorIndex (PGlite)', { exact: false }, async () => {
     const index = await createVectorIndex(db().unitOfWork);
-    return { index, uow: db().unitOfWork, exact: false };
+    return { index, uow: db().unitOfWork };
   });
 
   it('stores vectors in a pgvector column, so the factory picks PgVectorIndex with iterative scans', async () => {
@@ -138,9 +138,9 @@ describe('VectorIndex on PGlite (pgvector)', () => {
 describe('VectorIndex on PostgreSQL without pgvector (exact scan over real[])', () => {
   const db = databaseFor('postgres');
 
-  vectorIndexContract('ExactScanVectorIndex (PostgreSQL)', async () => {
+  vectorIndexContract('ExactScanVectorIndex (PostgreSQL)', { exact: true }, async () => {
     const index = await createVectorIndex(db().unitOfWork);
-    return { index, uow: db().unitOfWork, exact: true };
+    return { index, uow: db().unitOfWork };
   });
 
   it('falls back to a real[] column when the server has no pgvector, so the factory picks the exact scan', async () => {

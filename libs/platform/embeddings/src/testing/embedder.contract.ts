@@ -11,7 +11,10 @@ function cosine(a: number[], b: number[]): number {
 /**
  * What every Embedder adapter promises (kernel/embedder.ts): one L2-normalised vector of
  * `dimensions` numbers per text, in order, the same for the same text, with related texts closer
- * than unrelated ones. Run it from an adapter's spec with a factory that builds a fresh adapter.
+ * than unrelated ones. The rule the running service depends on: two adapters built from the same settings
+ * (the standalone builds one per app: the workers embed the documents, the retrieval app the queries) name the
+ * same `model` and give the same vectors, else search compares vectors of two spaces and silently finds nothing.
+ * Run it from an adapter's spec with a factory that builds a fresh adapter (`@svc/embeddings/testing`).
  */
 export function embedderContract(name: string, factory: () => Embedder | Promise<Embedder>): void {
   describe(`Embedder contract: ${name}`, () => {
@@ -51,6 +54,15 @@ export function embedderContract(name: string, factory: () => Embedder | Promise
       const [c] = await embedder.embed([text]);
       expect(a).toEqual(b);
       expect(a).toEqual(c);
+    });
+
+    it('gives the same model name and the same vectors from another adapter built the same way (one per app)', async () => {
+      const other = await factory();
+      expect(other).not.toBe(embedder);
+      expect([other.model, other.dimensions]).toEqual([embedder.model, embedder.dimensions]);
+      const texts = ['Refunds are processed within 30 days.', 'La cafétéria ouvre à midi.'];
+      const [mine, theirs] = [await embedder.embed(texts), await other.embed(texts)];
+      theirs.forEach((vector, i) => vector.forEach((x, k) => expect(x).toBeCloseTo(mine[i][k], 9)));
     });
 
     it('puts related texts closer than unrelated ones', async () => {

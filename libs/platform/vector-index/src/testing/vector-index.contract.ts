@@ -1,12 +1,22 @@
 import { randomBytes } from 'node:crypto';
 import { isDomainError, UnitOfWork, VectorIndex, VectorMatch } from '@svc/kernel';
+import { contractTest } from '@svc/kernel/testing';
 
+/** One adapter, built the way the service builds it (its registry entry's `create`, or the same constructor call). */
 export interface VectorIndexFixture {
   index: VectorIndex;
-  /** The unit of work the adapter's writes join; omitted for adapters that join no transaction. */
+  /** The unit of work the adapter's writes join; required unless the options say why it joins none. */
   uow?: UnitOfWork;
+}
+
+/** What the suite must know about the adapter when it is declared (a test that does not apply is reported skipped, with the reason). */
+export interface VectorIndexContractOptions {
   /** True when the adapter is exact; approximate ones (HNSW) are held to a recall bound instead. */
   exact: boolean;
+  /** Why the adapter joins no transaction (a test fake); unset: its writes must join the caller's unit of work. */
+  noTransactions?: string;
+  /** Why two adapters built apart need not share their vectors (a test fake); unset: they must. */
+  noSharedStore?: string;
 }
 
 const cosine = (a: number[], b: number[]) => {
@@ -34,10 +44,34 @@ async function invalidCode(promise: Promise<unknown>): Promise<string> {
 }
 
 /**
- * What every VectorIndex adapter promises (kernel/vector-index.ts). Each test works in instances of
- * its own, so the suite needs no cleanup between tests and can share one database.
+ * The rule that broke the running service once: two adapters built apart (one per app of the standalone process)
+ * see each other's writes and removals. Throws (a failed expectation) when they do not.
  */
-export function vectorIndexContract(name: string, setup: () => Promise<VectorIndexFixture>): void {
+export async function expectOneStore(first: VectorIndex, second: VectorIndex, instanceId: string): Promise<void> {
+  expect(second).not.toBe(first);
+  const idsOf = (matches: VectorMatch[]) => matches.map((m) => m.id);
+  await first.upsert(instanceId, 'm1', [{ id: 'kn_written', documentId: 'doc_1', vector: [1, 0] }]);
+  expect(idsOf(await second.search(instanceId, 'm1', [1, 0], 10))).toEqual(['kn_written']);
+  expect((await second.vectorsOf(instanceId, 'm1', ['doc_1'])).map((v) => v.id)).toEqual(['kn_written']);
+  await second.upsert(instanceId, 'm1', [{ id: 'kn_other', documentId: 'doc_2', vector: [0, 1] }]);
+  await second.removeDocument(instanceId, 'doc_1');
+  expect(idsOf(await first.search(instanceId, 'm1', [1, 0], 10))).toEqual(['kn_other']);
+}
+
+/**
+ * What every VectorIndex adapter promises (kernel/vector-index.ts), with the rules the running service depends on:
+ * - **one store across adapters**: `setup` is called again for a second adapter, as the standalone process builds
+ *   one VectorIndex per app (the workers app writes the vectors, the retrieval app searches them, the audit app
+ *   reads them back); an adapter that keeps its vectors in the object (a Map per instance) passes every other test
+ *   while search silently falls back to full text on the running service;
+ * - **transactions**: writes join the caller's unit of work (indexation writes nodes and vectors in one);
+ * - **concurrency**: writes of several documents of one instance at once, the first writes of a new vector space
+ *   among them (worker replicas index documents in parallel);
+ * - **errors**: malformed input and absurd limits are `invalid` DomainErrors with the codes callers expect.
+ * Each test works in instances of its own, so the suite needs no cleanup between tests and can share one database.
+ * Run it from the adapter's spec: `vectorIndexContract(name, options, setup)` (`@svc/vector-index/testing`).
+ */
+export function vectorIndexContract(name: string, options: VectorIndexContractOptions, setup: () => Promise<VectorIndexFixture>): void {
   describe(`VectorIndex contract: ${name}`, () => {
     let index: VectorIndex;
     let fixture: VectorIndexFixture;
@@ -229,7 +263,7 @@ export function vectorIndexContract(name: string, setup: () => Promise<VectorInd
       const found = await index.search(ins, 'm-large', query, 10);
       expect(found).toHaveLength(10);
       for (let i = 1; i < found.length; i++) expect(found[i - 1].score).toBeGreaterThanOrEqual(found[i].score);
-      if (fixture.exact) {
+      if (options.exact) {
         expect(ids(found)).toEqual(truth.map((t) => t.id));
         found.forEach((m, i) => expect(m.score).toBeCloseTo(truth[i].score, 5));
       } else {
@@ -238,9 +272,9 @@ export function vectorIndexContract(name: string, setup: () => Promise<VectorInd
       }
     });
 
-    it('joins the caller\'s transaction: a rolled-back upsert or removal leaves no trace', async () => {
+    contractTest(options.noTransactions, "joins the caller's transaction: a rolled-back upsert or removal leaves no trace", async () => {
       const uow = fixture.uow;
-      if (!uow) return; // this adapter joins no transaction
+      if (!uow) throw new Error('the fixture gives no unit of work: give the one its writes join, or say in the options why it joins none');
       const ins = newInstance();
       await index.upsert(ins, 'm1', [{ id: 'kn_kept', documentId: 'doc_1', vector: [1, 0] }]);
       const rolledBack = uow.run(async () => {
@@ -256,6 +290,19 @@ export function vectorIndexContract(name: string, setup: () => Promise<VectorInd
       const after = await index.search(ins, 'm1', [1, 0], 10);
       expect(ids(after)).toEqual(['kn_kept']);
       expect(after[0].score).toBeCloseTo(1, 5);
+    });
+
+    contractTest(options.noSharedStore, "shares one store with every adapter built the same way: one app's writes are another app's searches", async () => {
+      await expectOneStore(index, (await setup()).index, newInstance());
+    });
+
+    it('takes concurrent writes of one instance, first writes of a new vector space among them, with searches meanwhile', async () => {
+      const ins = newInstance();
+      const model = `m-concurrent-${run}`;
+      const writes = Array.from({ length: 8 }, (_, i) => index.upsert(ins, model, [{ id: `kn_c${i}`, documentId: `doc_c${i}`, vector: [1, i / 10, 0] }]));
+      const searches = Array.from({ length: 3 }, () => index.search(ins, model, [1, 0, 0], 5));
+      await Promise.all([...writes, ...searches]);
+      expect(ids(await index.search(ins, model, [1, 0, 0], 10))).toEqual(Array.from({ length: 8 }, (_, i) => `kn_c${i}`));
     });
   });
 }

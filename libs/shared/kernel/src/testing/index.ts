@@ -95,3 +95,14 @@ export class ScriptedLanguageModel extends LanguageModel {
     return reply as StructuredResult<T>;
   }
 }
+
+/**
+ * One test of a contract suite (`<port>Contract`), or, when it does not apply to the adapter under test, the same
+ * test reported as skipped with the reason in its name, never as passed: `notApplicable` is that reason (an
+ * adapter that joins no transaction, a provider without batches), undefined or false when the test applies. The
+ * reason must be known when the suite is declared, so a contract takes it from its options, not its fixture.
+ */
+export function contractTest(notApplicable: string | false | undefined, name: string, fn: () => Promise<unknown>, timeout?: number): void {
+  if (notApplicable) it.skip(`${name} [skipped: ${notApplicable}]`, fn, timeout);
+  else it(name, fn, timeout);
+}
