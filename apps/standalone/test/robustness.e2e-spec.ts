@@ -175,6 +175,14 @@ describe('robustness of the standalone service', () => {
     expect(output).toContain('REDIS_URL');
   });
 
+  it("refuses to start on a bad setting of the chosen adapter, checked by its registry before any app is built (exit code 78)", async () => {
+    const { code, output } = await runToExit('standalone', { DATA_DIR: mkdtempSync(join(tmpdir(), 'cfg-')), REPOSITORY_CLIENT: 'http', REPOSITORY_API_URL: 'ftp://repository', LLM_PROVIDER: 'openai-compatible', OPENAI_COMPATIBLE_BASE_URL: 'http://llm:hunter2@127.0.0.1:9/v1', OPENAI_COMPATIBLE_MODEL: 'qwen3' });
+    expect(code).toBe(78);
+    expect(output).toContain('OPENAI_COMPATIBLE_BASE_URL: must be an http:// or https:// URL without credentials');
+    expect(output).toContain('REPOSITORY_API_URL: must be an http:// or https:// URL');
+    expect(output).not.toContain('hunter2');
+  });
+
   it('refuses to open a data directory another process is using', async () => {
     const ports = [await freePort(), await freePort(), await freePort(), await freePort()].map(String);
     const { code, output } = await runToExit('standalone', { DATA_DIR: service.env.DATA_DIR, PLATFORM_AUTH_PORT: ports[0], AUDIT_PORT: ports[1], RETRIEVAL_PORT: ports[2], WORKERS_HEALTH_PORT: ports[3] });

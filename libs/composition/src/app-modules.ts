@@ -47,7 +47,7 @@ function repositoryPlatform(config: AppConfig, runWorkers: boolean): DynamicModu
   return [
     JobsModule.forRoot({ runWorkers, queuePrefix: config.JOBS_QUEUE_PREFIX, queues: JOB_QUEUES }, config),
     EmbeddingsModule.forRoot(),
-    VectorIndexModule.forRoot({ m: config.VECTOR_HNSW_M, efConstruction: config.VECTOR_HNSW_EF_CONSTRUCTION, efSearch: config.VECTOR_HNSW_EF_SEARCH }),
+    VectorIndexModule.forRoot(),
   ];
 }
 

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { loggableError } from '@svc/kernel';
 import { INestApplication } from '@nestjs/common';
 import { AppConfig, ConfigError, loadConfig } from '@svc/config';
@@ -9,14 +10,17 @@ import { CreateMandatoryQuestion } from '@svc/mandatory-questions-core';
 import { preloadValueModels } from '@svc/text';
 import { CreateAuditInstance } from '@svc/workspace-core';
 import type { Logger } from 'pino';
+import { checkAdapterSettings } from './adapter-registries';
 import { DEMO_DOCUMENTS, DEMO_MANDATORY_QUESTIONS } from './demo-documents';
 import { AppName, appModule, portOf, SharedInfrastructure } from './app-modules';
 import { PERSISTENCE } from './persistence';
 
-/** Validates configuration, or prints what is wrong (naming each variable) and exits with 78 (EX_CONFIG). */
+/** Validates configuration and every chosen adapter's settings, or prints what is wrong (naming each variable) and exits with 78 (EX_CONFIG). */
 export function configOrExit(): AppConfig {
   try {
-    return loadConfig();
+    const config = loadConfig();
+    checkAdapterSettings(config);
+    return config;
   } catch (error) {
     if (error instanceof ConfigError) {
       process.stderr.write(`${error.message}\n`);
@@ -25,6 +29,9 @@ export function configOrExit(): AppConfig {
     throw error;
   }
 }
+
+/** The expert web app as `npm run build` writes it (dist/apps/web, beside this file's dist/libs). */
+const WEB_APP_DIR = join(__dirname, '..', '..', '..', 'apps', 'web');
 
 async function startApp(name: AppName, shared: SharedInfrastructure, logger: Logger, beforeListen?: (app: INestApplication) => Promise<void>): Promise<INestApplication> {
   const { config } = shared;
@@ -38,6 +45,8 @@ async function startApp(name: AppName, shared: SharedInfrastructure, logger: Log
     trustProxy: config.TRUST_PROXY,
     allowedOrigins: config.allowedOrigins,
     routeBodyLimits: name === 'retrieval' ? { '/api/documents/upsert': INGESTION_LIMITS.maxRequestBytes } : undefined,
+    // The audit app serves the web app: its API is what the app calls, on the same origin.
+    webApp: name === 'audit' ? { mountPath: '/app', dir: WEB_APP_DIR, authUrl: config.PUBLIC_AUTH_URL } : undefined,
   });
 }
 

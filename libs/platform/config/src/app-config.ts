@@ -2,6 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
+import { adapterSettingSchema, isAdapterVariable } from './adapter-settings';
+import { ConfigError } from './config-error';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
@@ -42,7 +44,7 @@ export const configSchema = z.object({
   BOOTSTRAP_ORGANIZATION_NAME: z.string().min(1).max(200).default('My organisation'),
   BOOTSTRAP_ADMIN_EMAIL: z.string().email().default('admin@example.com'),
   /** `local` (feature hashing, no network) or an OpenAI-compatible /embeddings endpoint (vLLM, Ollama, ...). */
-  EMBEDDINGS_PROVIDER: z.enum(['local', 'openai-compatible']).default('local'),
+  EMBEDDINGS_PROVIDER: adapterSettingSchema('EMBEDDINGS_PROVIDER'),
   EMBEDDINGS_BASE_URL: url.optional(),
   EMBEDDINGS_API_KEY: z.string().min(1).optional(),
   EMBEDDINGS_MODEL: z.string().min(1).max(200).optional(),
@@ -60,11 +62,17 @@ export const configSchema = z.object({
   /** pgvector HNSW candidate list per search (raised to the limit when smaller): recall against latency. */
   VECTOR_HNSW_EF_SEARCH: z.coerce.number().int().min(1).max(1000).default(400),
   /**
+   * The VectorIndex adapter: `auto` (pgvector's HNSW when the vectors' column is pgvector's `vector`, else an exact
+   * scan of `real[]`: the column the migration could create decides), `pgvector` (refuses to start without it) or
+   * `exact-scan` (exact cosine in SQL, on either column).
+   */
+  VECTOR_STORE: adapterSettingSchema('VECTOR_STORE'),
+  /**
    * `none` (no model: rule-based answers, no network), `anthropic` (Messages API) or
    * `openai-compatible` (chat completions: vLLM, Ollama, llama.cpp server, OpenAI). `local` is the
    * former name of `none`.
    */
-  LLM_PROVIDER: z.enum(['none', 'local', 'anthropic', 'openai-compatible']).default('none'),
+  LLM_PROVIDER: adapterSettingSchema('LLM_PROVIDER'),
   ANTHROPIC_API_KEY: z.string().min(1).optional(),
   ANTHROPIC_BASE_URL: url.default('https://api.anthropic.com'),
   ANTHROPIC_MODEL: z.string().min(1).max(200).default('claude-sonnet-4-6'),
@@ -137,7 +145,7 @@ export const configSchema = z.object({
   /** Documents read and fingerprinted per step of the whole-repository identification (its progress and resumption unit). */
   DUPLICATES_PAGE_DOCUMENTS: z.coerce.number().int().min(1).max(1000).default(200),
   /** How the audit side reads repository instances: in-process (`local`) or over their instance API (`http`). */
-  REPOSITORY_CLIENT: z.enum(['local', 'http']).default('local'),
+  REPOSITORY_CLIENT: adapterSettingSchema('REPOSITORY_CLIENT'),
   /** Base URL of the instance API for REPOSITORY_CLIENT=http (default PUBLIC_RETRIEVAL_URL). */
   REPOSITORY_API_URL: url.optional(),
   /** Standalone only: create a demo audit instance on the first start. */
@@ -183,6 +191,10 @@ export type RawConfig = z.infer<typeof configSchema>;
 /** The public URLs of the apps, each set or derived from its app's port. */
 type PublicUrlName = 'PUBLIC_AUTH_URL' | 'PUBLIC_AUDIT_URL' | 'PUBLIC_RETRIEVAL_URL';
 
+/**
+ * The validated configuration. At run time it also holds, as text, the variables of adapters the schema does not
+ * type (named under a port's prefix, `ADAPTER_SETTINGS`), which their adapter's settings reader checks at start.
+ */
 export interface AppConfig extends Omit<RawConfig, PublicUrlName>, Record<PublicUrlName, string> {
   /** `embedded` when DATABASE_URL is unset: PGlite under DATA_DIR. */
   databaseMode: 'postgres' | 'embedded';
@@ -194,12 +206,7 @@ export interface AppConfig extends Omit<RawConfig, PublicUrlName>, Record<Public
   allowedOrigins: string[];
 }
 
-export class ConfigError extends Error {
-  constructor(readonly problems: string[]) {
-    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
-    this.name = 'ConfigError';
-  }
-}
+export { ConfigError } from './config-error';
 
 /**
  * Validates the environment. A bad value throws a ConfigError naming each variable; embedded mode
@@ -240,7 +247,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const allowedOrigins = raw.ALLOWED_ORIGINS
     ? raw.ALLOWED_ORIGINS.split(',').map((o) => new URL(o.trim()).origin)
     : [...new Set(Object.values(publicUrls).map((u) => new URL(u).origin))];
-  return { ...raw, ...publicUrls, databaseMode, jobsMode: raw.REDIS_URL ? 'bullmq' : 'database', dataDir, authSecret, allowedOrigins };
+  return { ...adapterVariables(input), ...raw, ...publicUrls, databaseMode, jobsMode: raw.REDIS_URL ? 'bullmq' : 'database', dataDir, authSecret, allowedOrigins };
+}
+
+/** The variables of adapters the schema does not type, as text: their adapter's settings reader checks them at start. */
+function adapterVariables(input: Record<string, string | undefined>): Record<string, string> {
+  const typed = new Set(Object.keys(configSchema.shape));
+  return Object.fromEntries(Object.entries(input).filter((entry): entry is [string, string] => !typed.has(entry[0]) && isAdapterVariable(entry[0]) && typeof entry[1] === 'string'));
 }
 
 function embeddedSecret(dataDir: string): string {

@@ -1,30 +1,10 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
-import { APP_CONFIG, AppConfig } from '@svc/config';
+import { APP_CONFIG, AppConfig, createAdapter } from '@svc/config';
 import { Embedder } from '@svc/kernel';
-import { EmbeddingsConfig, embeddingsSettings, EmbeddingsSettings } from './embeddings-settings';
-import { LocalHashingEmbedder } from './local-hashing.embedder';
-import { OpenAiCompatibleEmbedder } from './openai-compatible.embedder';
-
-/** The one place that turns settings into an adapter. */
-export function createEmbedder(settings: EmbeddingsSettings): Embedder {
-  switch (settings.provider) {
-    case 'local':
-      return new LocalHashingEmbedder(settings.dimensions);
-    case 'openai-compatible':
-      return new OpenAiCompatibleEmbedder({
-        baseUrl: settings.baseUrl,
-        apiKey: settings.apiKey,
-        model: settings.model,
-        dimensions: settings.dimensions,
-        timeoutMs: settings.timeoutMs,
-        batchSize: settings.batchSize,
-        sendDimensions: settings.sendDimensions,
-      });
-  }
-}
+import { EMBEDDERS } from './embedder.registry';
 
 /**
- * Provides the kernel's Embedder, chosen from EMBEDDINGS_PROVIDER: `local` (default, feature hashing,
+ * Provides the kernel's Embedder, chosen from EMBEDDINGS_PROVIDER by its registry (`EMBEDDERS`): `local` (default, feature hashing,
  * no network) or `openai-compatible` (EMBEDDINGS_BASE_URL, EMBEDDINGS_MODEL, EMBEDDINGS_DIMENSIONS,
  * optional EMBEDDINGS_API_KEY). Needs the global PlatformCoreModule (APP_CONFIG). A bad setting fails
  * the boot with a ConfigError naming the variable.
@@ -40,7 +20,7 @@ export class EmbeddingsModule {
         {
           provide: Embedder,
           inject: [APP_CONFIG],
-          useFactory: (config: AppConfig & EmbeddingsConfig): Embedder => createEmbedder(embeddingsSettings(config)),
+          useFactory: (config: AppConfig) => createAdapter(EMBEDDERS, config, undefined),
         },
       ],
       exports: [Embedder],

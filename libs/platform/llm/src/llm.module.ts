@@ -1,25 +1,10 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { APP_CONFIG, AppConfig } from '@svc/config';
+import { APP_CONFIG, AppConfig, createAdapter } from '@svc/config';
 import { LanguageModel } from '@svc/kernel';
-import { AnthropicLanguageModel } from './anthropic.language-model';
-import { LlmConfig, llmSettings, LlmSettings } from './llm-settings';
-import { NoLanguageModel } from './no.language-model';
-import { OpenAiCompatibleLanguageModel } from './openai-compatible.language-model';
-
-/** The one place that turns settings into a transport. */
-export function createLanguageModel(settings: LlmSettings): LanguageModel {
-  switch (settings.provider) {
-    case 'none':
-      return new NoLanguageModel();
-    case 'anthropic':
-      return new AnthropicLanguageModel(settings);
-    case 'openai-compatible':
-      return new OpenAiCompatibleLanguageModel(settings);
-  }
-}
+import { LANGUAGE_MODELS } from './language-model.registry';
 
 /**
- * Provides the kernel's LanguageModel transport, chosen from LLM_PROVIDER: `none` (default: no model,
+ * Provides the kernel's LanguageModel transport, chosen from LLM_PROVIDER by its registry (`LANGUAGE_MODELS`): `none` (default: no model,
  * capabilities use their rule-based adapters), `anthropic` (ANTHROPIC_API_KEY, optional
  * ANTHROPIC_BASE_URL, ANTHROPIC_MODEL) or `openai-compatible` (OPENAI_COMPATIBLE_BASE_URL,
  * OPENAI_COMPATIBLE_MODEL, optional OPENAI_COMPATIBLE_API_KEY); LLM_TIMEOUT_MS and LLM_MAX_RETRIES
@@ -35,7 +20,7 @@ export class LlmModule {
         {
           provide: LanguageModel,
           inject: [APP_CONFIG],
-          useFactory: (config: AppConfig & LlmConfig): LanguageModel => createLanguageModel(llmSettings(config)),
+          useFactory: (config: AppConfig) => createAdapter(LANGUAGE_MODELS, config, undefined),
         },
       ],
       exports: [LanguageModel],

@@ -10,7 +10,8 @@ import { clampScore } from './vector-input';
 export const SPARSE_QUERY_MAX_TERMS = 1000;
 
 /**
- * The VectorIndex on PostgreSQL without pgvector (`embedding real[]`), as on CI's stock server.
+ * The VectorIndex on PostgreSQL without pgvector (`embedding real[]`), as on CI's stock server; with
+ * `VECTOR_STORE=exact-scan`, also over a pgvector column (read as `real[]`, written through pgvector's cast).
  *
  * Exact and bounded, not indexed: a search reads every vector of the instance and model (through the
  * (instance_id, model) index) and scores it in SQL; PostgreSQL keeps only the top `limit` rows
@@ -52,7 +53,7 @@ export class ExactScanVectorIndex extends SqlVectorIndex {
       // orthogonal one; the zero test (a scan of its components) runs only for those rows.
       `SELECT v.node_id, v.document_id, s.score
        FROM vector_index.node_vectors v
-       CROSS JOIN LATERAL (SELECT v.embedding || '{}'::real[] AS e OFFSET 0) x
+       CROSS JOIN LATERAL (SELECT v.embedding::real[] || '{}'::real[] AS e OFFSET 0) x
        CROSS JOIN LATERAL (${score}) s
        WHERE v.instance_id = $1 AND v.model = $2 AND v.dims = $3
          AND (s.score <> 0 OR EXISTS (SELECT 1 FROM unnest(x.e) AS c WHERE c <> 0))

@@ -6,3 +6,4 @@ export * from './vector-index.factory';
 export * from './vector-index.migration';
 export * from './vector-index.module';
 export * from './vector-input';
+export * from './vector-index.registry';

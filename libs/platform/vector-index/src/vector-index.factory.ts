@@ -26,7 +26,7 @@ export async function detectVectorStorage(uow: TypeOrmUnitOfWork): Promise<Vecto
   throw new Error(`vector_index.node_vectors.embedding has an unexpected type (${row.type})`);
 }
 
-/** The VectorIndex adapter for this database, chosen once at startup. */
+/** The VectorIndex adapter `VECTOR_STORE=auto` chooses for this database: pgvector's when the column is a `vector`, else the exact scan. */
 export async function createVectorIndex(uow: TypeOrmUnitOfWork, hnsw?: HnswSettings): Promise<PgVectorIndex | ExactScanVectorIndex> {
   const storage = await detectVectorStorage(uow);
   if (storage.kind === 'real[]') return new ExactScanVectorIndex(uow);

@@ -1,6 +1,6 @@
 import { Global, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { AppConfig, loadConfig, PlatformCoreModule } from '@svc/config';
+import { AppConfig, ConfigError, createAdapter, loadConfig, PlatformCoreModule } from '@svc/config';
 import { Database, DatabaseModule, PLATFORM_MIGRATIONS } from '@svc/database';
 import { Embedder, VectorIndex } from '@svc/kernel';
 import { createTestDatabase, TestDatabase, TestDatabaseMode } from '@svc/test-kit';
@@ -10,6 +10,7 @@ import { vectorIndexContract } from './testing/vector-index.contract';
 import { createVectorIndex, detectVectorStorage } from './vector-index.factory';
 import { CreateVectorIndexSchema1763700000400, VECTOR_INDEX_MIGRATIONS } from './vector-index.migration';
 import { VectorIndexModule } from './vector-index.module';
+import { VECTOR_STORES } from './vector-index.registry';
 
 const parts = { entities: [], migrations: [...PLATFORM_MIGRATIONS, CreateVectorIndexSchema1763700000400] };
 
@@ -41,6 +42,22 @@ describe('VectorIndex on PGlite (pgvector)', () => {
   vectorIndexContract('PgVectorIndex (PGlite)', { exact: false }, async () => {
     const index = await createVectorIndex(db().unitOfWork);
     return { index, uow: db().unitOfWork };
+  });
+
+  vectorIndexContract('ExactScanVectorIndex over the pgvector column (PGlite, VECTOR_STORE=exact-scan)', { exact: true }, async () => {
+    const index = await createAdapter(VECTOR_STORES, { ...db.config(), VECTOR_STORE: 'exact-scan' }, { uow: db().unitOfWork });
+    return { index, uow: db().unitOfWork };
+  });
+
+  it('builds the adapter VECTOR_STORE names: auto and pgvector give PgVectorIndex with the VECTOR_HNSW_* settings, exact-scan the scan', async () => {
+    const store = (extra: Record<string, unknown>) => createAdapter(VECTOR_STORES, { ...db.config(), ...extra }, { uow: db().unitOfWork });
+    expect(await store({})).toBeInstanceOf(PgVectorIndex);
+    expect(await store({ VECTOR_STORE: 'pgvector' })).toBeInstanceOf(PgVectorIndex);
+    expect(await store({ VECTOR_STORE: 'exact-scan' })).toBeInstanceOf(ExactScanVectorIndex);
+    const tuned = (await store({ VECTOR_STORE: 'pgvector', VECTOR_HNSW_M: 24, VECTOR_HNSW_EF_CONSTRUCTION: 128 })) as PgVectorIndex;
+    await tuned.upsert('ins_registry', 'space-registry', [{ id: 'kn_r1', documentId: 'doc_r', vector: [1, 0, 0, 0, 0] }]);
+    const [definition]: { indexdef: string }[] = await db().dataSource.query(`SELECT indexdef FROM pg_indexes WHERE indexname = $1`, [PgVectorIndex.hnswIndexName('space-registry', 5)]);
+    expect(definition.indexdef).toMatch(/WITH \(m='24', ef_construction='128'\)/);
   });
 
   it('stores vectors in a pgvector column, so the factory picks PgVectorIndex with iterative scans', async () => {
@@ -205,6 +222,21 @@ describe('VectorIndex on PostgreSQL without pgvector (exact scan over real[])', 
       expect(found.map((m) => m.id)).toEqual(expected(query).map((m) => m.id));
       found.forEach((m, i) => expect(m.score).toBeCloseTo(expected(query)[i].score, 5));
     }
+  });
+
+  it('refuses VECTOR_STORE=pgvector on a real[] column at start, naming the setting; auto and exact-scan scan', async () => {
+    const available = await db().dataSource.query(`SELECT 1 FROM pg_available_extensions WHERE name = 'vector'`);
+    const store = (extra: Record<string, unknown>) => createAdapter(VECTOR_STORES, { ...db.config(), ...extra }, { uow: db().unitOfWork });
+    if (available.length > 0) {
+      // A server with pgvector has the pgvector column (not this machine's stock PostgreSQL).
+      expect(await store({ VECTOR_STORE: 'pgvector' })).toBeInstanceOf(PgVectorIndex);
+      return;
+    }
+    const refused = await Promise.resolve(store({ VECTOR_STORE: 'pgvector' })).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(ConfigError);
+    expect((refused as ConfigError).problems).toEqual([expect.stringMatching(/^VECTOR_STORE: pgvector needs .* but it is real\[\]/)]);
+    expect(await store({ VECTOR_STORE: 'auto' })).toBeInstanceOf(ExactScanVectorIndex);
+    expect(await store({ VECTOR_STORE: 'exact-scan' })).toBeInstanceOf(ExactScanVectorIndex);
   });
 
   it('provides the exact-scan adapter through VectorIndexModule, without an Embedder', async () => {

@@ -1,8 +1,9 @@
 import { DynamicModule, Global, Inject, Injectable, Logger, Module, OnApplicationBootstrap, Optional } from '@nestjs/common';
+import { APP_CONFIG, AppConfig, createAdapter } from '@svc/config';
 import { TypeOrmUnitOfWork } from '@svc/database';
 import { Embedder, VectorIndex } from '@svc/kernel';
 import { HnswSettings, PgVectorIndex } from './pg-vector-index';
-import { createVectorIndex } from './vector-index.factory';
+import { VECTOR_STORES } from './vector-index.registry';
 
 /**
  * At boot, creates the HNSW index of the configured Embedder's vector space (pgvector only), so the
@@ -30,20 +31,22 @@ export class VectorIndexBootstrap implements OnApplicationBootstrap {
 }
 
 /**
- * Provides the kernel's VectorIndex: PgVectorIndex when the migration made `embedding` a pgvector
- * column (PGlite, PostgreSQL with the extension), else ExactScanVectorIndex (`real[]`). Needs the
- * global DatabaseModule, whose migrations must include VECTOR_INDEX_MIGRATIONS.
+ * Provides the kernel's VectorIndex, chosen from VECTOR_STORE by its registry (`VECTOR_STORES`): `auto` (default)
+ * is PgVectorIndex when the migration made `embedding` a pgvector column (PGlite, PostgreSQL with the extension),
+ * else ExactScanVectorIndex (`real[]`); `pgvector` refuses to start without that column; `exact-scan` scans either.
+ * Needs the global PlatformCoreModule (APP_CONFIG) and DatabaseModule, whose migrations must include
+ * VECTOR_INDEX_MIGRATIONS.
  */
 @Global()
 @Module({})
 export class VectorIndexModule {
-  /** `hnsw`: the VECTOR_HNSW_* settings (pgvector only); pgvector's build defaults and ef_search 400 without. */
+  /** `hnsw`: HNSW settings instead of the VECTOR_HNSW_* variables (pgvector only). */
   static forRoot(hnsw?: HnswSettings): DynamicModule {
     return {
       module: VectorIndexModule,
       global: true,
       providers: [
-        { provide: VectorIndex, inject: [TypeOrmUnitOfWork], useFactory: (uow: TypeOrmUnitOfWork) => createVectorIndex(uow, hnsw) },
+        { provide: VectorIndex, inject: [TypeOrmUnitOfWork, APP_CONFIG], useFactory: (uow: TypeOrmUnitOfWork, config: AppConfig) => createAdapter(VECTOR_STORES, config, { uow, hnsw }) },
         VectorIndexBootstrap,
       ],
       exports: [VectorIndex],

@@ -1,5 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { APP_CONFIG, AppConfig, deriveKey, SecretBox } from '@svc/config';
+import { APP_CONFIG, AppConfig, createAdapter, deriveKey, SecretBox } from '@svc/config';
 import { TypeOrmUnitOfWork } from '@svc/database';
 import { InstanceAccessReader } from '@svc/http';
 import {
@@ -42,7 +42,8 @@ import {
 import { IdentityUserDirectory, LocalRepositoryInstances, WorkspaceInstanceAccessReader } from './workspace.adapters';
 import { AuditDocumentController, InstanceController, InstanceUserController, RetrievalInstancesController } from './workspace.controller';
 import { TypeOrmDocumentRecordRepository } from './document-records.repository';
-import { HttpRepositoryInstanceClient, LocalRepositoryInstanceClient } from './repository-instance-clients';
+import { REPOSITORY_CLIENTS } from './repository-client.registry';
+import { LocalRepositoryInstanceClient } from './repository-instance-clients';
 import { RunInstanceStepJobHandler } from './run-instance-step.job-handler';
 import { SealedRepositoryLinkStore, TypeOrmAuditInstanceRepository, TypeOrmMembershipRepository } from './workspace.repositories';
 
@@ -107,11 +108,10 @@ export class WorkspaceModule {
         { provide: DocumentVisibility, useClass: OwnerDocumentVisibility },
         LocalRepositoryInstanceClient,
         {
-          // One place decides how the audit side reaches repositories: in-process, or their instance API.
+          // One place decides how the audit side reaches repositories (REPOSITORY_CLIENT): in-process, or their instance API.
           provide: RepositoryInstanceClient,
           inject: [APP_CONFIG, LocalRepositoryInstanceClient],
-          useFactory: (c: AppConfig, local: LocalRepositoryInstanceClient) =>
-            c.REPOSITORY_CLIENT === 'http' ? new HttpRepositoryInstanceClient(c.REPOSITORY_API_URL ?? c.PUBLIC_RETRIEVAL_URL) : local,
+          useFactory: (c: AppConfig, local: LocalRepositoryInstanceClient) => createAdapter(REPOSITORY_CLIENTS, c, { local }),
         },
         { provide: RepositoryInstances, useClass: LocalRepositoryInstances },
         { provide: InstanceAccessReader, useClass: WorkspaceInstanceAccessReader },
