@@ -11,6 +11,7 @@ import { PinoNestLogger } from './logger';
 import { PlatformRequest, resolveRequestId } from './request-context';
 import { refuseUnsafeInput } from './input-hygiene';
 import { noBodyAsEmptyObject } from './validation';
+import { WebAppOptions, webAppRouter } from './web-app';
 
 export interface HttpAppOptions {
   name: string;
@@ -25,6 +26,8 @@ export interface HttpAppOptions {
   routeBodyLimits?: Record<string, string>;
   /** Runs after the app is initialised and before it listens (first-start bootstrap), so ready means ready. */
   beforeListen?: (app: INestApplication) => Promise<void>;
+  /** The expert web app's files, served by this app under their mount path (the audit app: /app). */
+  webApp?: WebAppOptions;
 }
 
 /**
@@ -44,6 +47,7 @@ export async function startHttpApp(module: Type<unknown> | object, options: Http
   app.use(drainAware(app.getHttpServer()));
   app.use(requestIdAndAccessLog(options.logger));
   app.use(cors(options.allowedOrigins ?? []));
+  if (options.webApp) app.use(options.webApp.mountPath, webAppRouter(options.webApp));
   answerClientErrorsInShape(app.getHttpServer());
   const jsonTypes = ['application/json', 'application/*+json'];
   for (const [path, limit] of Object.entries(options.routeBodyLimits ?? {})) app.use(path, json({ limit, strict: false, type: jsonTypes }));

@@ -21,3 +21,4 @@ export * from './rate-limit/redis.rate-limiter';
 export * from './rate-limit/enforce-rate-limits';
 export * from './rate-limit/client-ip';
 export * from './drain';
+export * from './web-app';
