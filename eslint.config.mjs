@@ -1,6 +1,8 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import nx from '@nx/eslint-plugin';
+import reactHooks from 'eslint-plugin-react-hooks';
+import webLint from './apps/web/lint/import-flow.cjs';
 
 /** Packages a core or shared library must not import (ARCHITECTURE.md: adapters hold the I/O). */
 const CORE_BANNED = [
@@ -24,7 +26,7 @@ const CORE_BANNED = [
 const CONTEXTS = ['identity', 'repository', 'workspace', 'conflicts', 'mandatory-questions', 'full-audit', 'duplicates', 'missing-subjects', 'stats'];
 
 export default tseslint.config(
-  { ignores: ['**/node_modules/**', '**/dist/**', '**/.nx/**', '**/.data/**', 'coverage/**', 'tmp/**'] },
+  { ignores: ['**/node_modules/**', '**/dist/**', '**/.nx/**', '**/.data/**', 'coverage/**', 'tmp/**', 'apps/web/src/lib/audit-api.gen.ts'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -42,6 +44,8 @@ export default tseslint.config(
           banTransitiveDependencies: false,
           depConstraints: [
             { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:composition', 'type:infra', 'type:platform', 'type:core', 'type:shared', 'type:testing'] },
+            // The web app's browser tests start the service through the test kit; its sources import no library at all (below).
+            { sourceTag: 'type:web', onlyDependOnLibsWithTags: ['type:core', 'type:testing'] },
             { sourceTag: 'type:tool', onlyDependOnLibsWithTags: ['type:composition', 'type:infra', 'type:platform', 'type:core', 'type:shared', 'type:app', 'type:testing'] },
             { sourceTag: 'type:composition', onlyDependOnLibsWithTags: ['type:infra', 'type:platform', 'type:core', 'type:shared', 'type:testing'] },
             { sourceTag: 'type:infra', onlyDependOnLibsWithTags: ['type:infra', 'type:core', 'type:platform', 'type:shared', 'type:testing'] },
@@ -68,6 +72,21 @@ export default tseslint.config(
           ],
         },
       ],
+    },
+  },
+  // The expert web app (apps/web, STYLE.md "The web app"): React's hook rules, the one-way flow
+  // app -> features -> shared, and nothing of the service's libraries (the API is reached over HTTP only).
+  {
+    files: ['apps/web/src/**/*.{ts,tsx}'],
+    plugins: { 'react-hooks': reactHooks, web: webLint.webPlugin },
+    rules: {
+      ...reactHooks.configs.flat['recommended-latest'].rules,
+      'react-hooks/exhaustive-deps': 'error',
+      'web/import-flow': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-explicit-any': 'error',
+      'no-console': ['error', { allow: ['warn', 'error'] }],
+      'no-restricted-imports': ['error', { patterns: [{ group: ['@svc/*'], message: 'The web app reaches the service over HTTP only (lib/api-client.ts).' }] }],
     },
   },
   {

@@ -1,0 +1,68 @@
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { unwrap } from '@/lib/api-client';
+import { offsetOf, PAGE_SIZE } from '@/lib/paging';
+import { useServices } from '@/lib/services';
+import { FindingFilter, findingStatesOf } from '../finding-states';
+
+export function useFindings(instanceId: string, filter: { state?: FindingFilter; linked?: boolean; page?: number }, enabled: boolean) {
+  const { api } = useServices();
+  const states = findingStatesOf(filter.state ?? 'unresolved');
+  return useQuery({
+    queryKey: ['findings', instanceId, { states, linked: filter.linked ?? false, page: filter.page ?? 1 }],
+    queryFn: ({ signal }) =>
+      unwrap(
+        api.POST('/audit/full-audit/list', {
+          body: { instance_id: instanceId, state_in: states, only_linked_to_question: filter.linked ?? false, offset: offsetOf(filter.page), limit: PAGE_SIZE },
+          signal,
+        }),
+      ),
+    placeholderData: keepPreviousData,
+    enabled,
+  });
+}
+
+export function useFinding(instanceId: string, findingId: string) {
+  const { api } = useServices();
+  return useQuery({
+    queryKey: ['finding', instanceId, findingId],
+    queryFn: ({ signal }) => unwrap(api.POST('/audit/full-audit/detail', { body: { instance_id: instanceId, conflict_id: findingId }, signal })),
+  });
+}
+
+function useRefreshFinding(instanceId: string, findingId: string) {
+  const queryClient = useQueryClient();
+  return () =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: ['finding', instanceId, findingId] }),
+      queryClient.invalidateQueries({ queryKey: ['findings', instanceId] }),
+      queryClient.invalidateQueries({ queryKey: ['stats', instanceId] }),
+      queryClient.invalidateQueries({ queryKey: ['dashboard'] }),
+    ]);
+}
+
+export function useSetFindingAnswer(instanceId: string, findingId: string) {
+  const { api } = useServices();
+  const refresh = useRefreshFinding(instanceId, findingId);
+  return useMutation({
+    mutationFn: (answer: string) => unwrap(api.POST('/audit/full-audit/set-expert-answer', { body: { instance_id: instanceId, conflict_id: findingId, answer } })),
+    onSuccess: refresh,
+  });
+}
+
+export function useCloseFinding(instanceId: string, findingId: string) {
+  const { api } = useServices();
+  const refresh = useRefreshFinding(instanceId, findingId);
+  return useMutation({
+    mutationFn: () => unwrap(api.POST('/audit/full-audit/close', { body: { instance_id: instanceId, conflict_id: findingId } })),
+    onSuccess: refresh,
+  });
+}
+
+export function useIgnoreFinding(instanceId: string, findingId: string) {
+  const { api } = useServices();
+  const refresh = useRefreshFinding(instanceId, findingId);
+  return useMutation({
+    mutationFn: () => unwrap(api.POST('/audit/full-audit/ignore', { body: { instance_id: instanceId, conflict_id: findingId } })),
+    onSuccess: refresh,
+  });
+}
