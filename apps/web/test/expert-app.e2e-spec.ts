@@ -1,0 +1,248 @@
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { generateApiKey } from '@svc/identity-core';
+import { Json, launchChromium, post, RunningService, startService, waitFor } from '@svc/test-kit';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+
+const ROOT = join(__dirname, '..', '..', '..');
+const SHOTS = join(ROOT, 'tmp', 'web-app');
+const PASSWORD = 'correct horse battery staple';
+const EMAIL = 'admin@example.com';
+const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+
+/** axe-core's serious and critical violations on the page as it is now (axe run through the DevTools protocol: the page's CSP stays on). */
+async function accessibilityViolations(page: Page): Promise<Array<{ id: string; impact: string; help: string; nodes: string[] }>> {
+  await page.evaluate(AXE);
+  // A string, run in the page (this file is compiled without the DOM's types).
+  const violations = await page.evaluate<Array<{ id: string; impact: string; help: string; nodes: string[] }>>(`axe.run(document, { resultTypes: ['violations'] }).then((result) =>
+    result.violations.map((v) => ({ id: v.id, impact: v.impact || '', help: v.help, nodes: v.nodes.slice(0, 5).map((n) => n.target.join(' ') + ': ' + (n.failureSummary || '')) })))`);
+  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+}
+
+/**
+ * The expert web app against the real standalone service and its demo, in headless Chromium: sign in
+ * through the login page, the dashboard, each worklist and a question conflict, then a full-audit
+ * finding, in English and in French; each view is screenshot into tmp/web-app and checked with axe-core.
+ * One service start for the file; the steps run in order on one browser context (one cookie jar).
+ */
+describe('expert web app (headless Chromium, standalone service with its demo)', () => {
+  let service: RunningService;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  let key: string;
+  let app: string;
+  let demo: string;
+  /** What the page asked the service for, as "METHOD path". */
+  const requests: string[] = [];
+  /** Console errors and CSP violations of the page. */
+  const pageErrors: string[] = [];
+
+  const api = async (path: string, body: object = {}) => {
+    const res = await post(`${service.urls.audit}${path}`, body, key);
+    if (res.status !== 200) throw new Error(`${path} answered ${res.status}: ${JSON.stringify(res.body)}`);
+    return res.body.response as Json;
+  };
+
+  /** Screenshot of the view into tmp/web-app/<name>.png, and its accessibility checked. */
+  async function look(name: string): Promise<void> {
+    // From the top: the fixed header would be drawn over the middle of a full-page shot of a scrolled page.
+    await page.evaluate('window.scrollTo(0, 0)');
+    await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+    const violations = await accessibilityViolations(page);
+    expect({ view: name, violations }).toEqual({ view: name, violations: [] });
+  }
+
+  beforeAll(async () => {
+    mkdirSync(SHOTS, { recursive: true });
+    key = generateApiKey();
+    const started = Date.now();
+    const [serviceStart, launched] = await Promise.allSettled([
+      startService('embedded', { DEMO_DATA: 'true', BOOTSTRAP_ADMIN_PASSWORD: PASSWORD, BOOTSTRAP_ADMIN_API_KEY: key }),
+      launchChromium({ args: ['--disable-background-networking', '--disable-component-update', '--no-first-run'] }),
+    ]);
+    if (serviceStart.status === 'fulfilled') service = serviceStart.value;
+    if (launched.status === 'fulfilled') browser = launched.value;
+    for (const outcome of [serviceStart, launched]) if (outcome.status === 'rejected') throw outcome.reason;
+    app = `${service.urls.audit}/app/`;
+    // The demo is ready once its questions are analysed and its first full-audit scan has completed.
+    demo = await waitFor(async () => (await api('/audit/instance/list-instances-for-user')).items.find((i: Json) => i.name === 'Demo repository')?.instance_id, 60000, 'the demo instance', 500);
+    await waitFor(async () => ((await api('/audit/conflict/list-conflicts-for-instance', { instance_id: demo })).total >= 4 ? true : undefined), 90000, 'the demo question conflicts', 500);
+    await waitFor(async () => ((await api('/audit/full-audit/have-to-show', { instance_id: demo })).show ? true : undefined), 120000, 'the first full-audit scan', 1000);
+    context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-GB' });
+    context.setDefaultTimeout(10000);
+    page = await context.newPage();
+    page.on('request', (r) => requests.push(`${r.method()} ${new URL(r.url()).pathname}`));
+    page.on('console', (m) => m.type() === 'error' && pageErrors.push(m.text()));
+    page.on('pageerror', (e) => pageErrors.push(e.message));
+    console.log(`service, demo and Chromium ${browser.version()} ready in ${Date.now() - started} ms`);
+  }, 240000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await service?.destroy();
+  });
+
+  it('is served from the OpenAPI document its API types were generated from', async () => {
+    const served = await (await fetch(`${service.urls.audit}/openapi.json`)).json();
+    expect(served).toEqual(JSON.parse(readFileSync(join(ROOT, 'dist', 'openapi', 'audit.json'), 'utf8')));
+  });
+
+  it('sends a visitor without a session to the login page, then back to the app once signed in', async () => {
+    await page.goto(app);
+    await page.waitForURL(`${service.urls.auth}/auth/login?next=${encodeURIComponent(app)}`);
+    await page.getByLabel('E-mail').fill(EMAIL);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(app);
+    await page.getByRole('heading', { level: 1, name: 'Your audit instances' }).waitFor();
+    // The session rides on the HttpOnly cookie only: nothing readable by scripts, nothing stored.
+    expect(await page.evaluate<string>('document.cookie')).not.toContain('svc_auth');
+    expect(await page.evaluate('({ ...localStorage })')).toEqual({});
+    expect(await page.evaluate('({ ...sessionStorage })')).toEqual({});
+    expect(requests).toContain('POST /auth/cookie-refresh');
+  });
+
+  it('shows the dashboard: the demo instance with the counters the API gives, within the budgets', async () => {
+    const expected = (await api('/audit/dashboard/get-my-dashboard')).find((e: Json) => e.instance_id === demo);
+    const scripts: Buffer[] = [];
+    const onResponse = async (r: { url: () => string; body: () => Promise<Buffer> }) => r.url().endsWith('.js') && scripts.push(await r.body());
+    page.on('response', onResponse);
+    const started = Date.now();
+    await page.goto(app);
+    const card = page.getByRole('region', { name: 'Demo repository' });
+    await card.locator('[data-counter="unresolved_question_conflicts"] dd').waitFor();
+    const interactiveMs = Date.now() - started;
+    page.off('response', onResponse);
+    const counters = Object.fromEntries(
+      await Promise.all(
+        ['unresolved_question_conflicts', 'unresolved_full_audit_conflicts', 'pending_mandatory_questions', 'pending_missing_subjects', 'pending_duplicate_clusters'].map(async (name) => [
+          name,
+          Number(await card.locator(`[data-counter="${name}"] dd`).textContent()),
+        ]),
+      ),
+    );
+    expect(counters).toEqual({
+      unresolved_question_conflicts: expected.unresolved_question_conflicts,
+      unresolved_full_audit_conflicts: expected.unresolved_full_audit_conflicts,
+      pending_mandatory_questions: expected.pending_mandatory_questions,
+      pending_missing_subjects: expected.pending_missing_subjects,
+      pending_duplicate_clusters: expected.pending_duplicate_clusters,
+    });
+    await card.getByText(/Last scan completed/).waitFor();
+    const gzippedKb = scripts.reduce((sum, s) => sum + gzipSync(s).length, 0) / 1024;
+    console.log(`dashboard: interactive ${interactiveMs} ms after navigation; JavaScript ${gzippedKb.toFixed(1)} KB gzipped (${scripts.length} files)`);
+    expect(gzippedKb).toBeLessThanOrEqual(250);
+    await look('dashboard');
+  });
+
+  it('shows the instance overview with its filtered stats and the scan', async () => {
+    await page.getByRole('link', { name: 'Demo repository' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
+    const stats = await api('/audit/stats/get-filtered-stats', { instance_id: demo });
+    await expect(page.locator('[data-stat="total_questions"] dd').textContent()).resolves.toBe(String(stats.total_questions));
+    await look('instance-overview');
+  });
+
+  it('lists the mandatory questions with their states, and filters them', async () => {
+    await page.getByRole('link', { name: 'Mandatory questions' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Mandatory questions' }).waitFor();
+    await page.locator('[data-question-id]').first().waitFor();
+    expect(await page.locator('[data-question-id]').count()).toBe(7);
+    await look('questions');
+    await page.getByRole('textbox', { name: 'State' }).or(page.getByRole('combobox', { name: 'State' })).first().click();
+    await page.getByRole('option', { name: 'Conflicts' }).click();
+    await page.waitForURL(/state=CONFLICTS/);
+    await expect(page.locator('[data-question-id]').count()).resolves.toBe(4);
+  });
+
+  it('opens a question conflict: its answer groups side by side with the answering spans highlighted', async () => {
+    await page.getByRole('link', { name: 'Question conflicts' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Question conflicts' }).waitFor();
+    await page.locator('[data-conflict-id]').first().waitFor();
+    await look('conflicts');
+    const started = Date.now();
+    await page.getByRole('link', { name: 'Within how many days must expense claims be submitted?' }).click();
+    await page.locator('[data-answer-group]').first().waitFor();
+    console.log(`question conflict view: shown ${Date.now() - started} ms after the click`);
+    const groups = page.locator('[data-answer-group]');
+    expect(await groups.count()).toBeGreaterThanOrEqual(2);
+    for (const group of await groups.all()) expect(await group.locator('mark.answer-span').count()).toBeGreaterThanOrEqual(1);
+    await look('conflict');
+  });
+
+  it('answers the conflict, shows the proposed rewrite as a difference, closes it and the dashboard counter drops', async () => {
+    const before = (await api('/audit/dashboard/get-my-dashboard')).find((e: Json) => e.instance_id === demo).unresolved_question_conflicts;
+    await page.getByRole('button', { name: 'Use this answer: 30 days' }).click();
+    await expect(page.getByRole('textbox', { name: 'The right answer' }).inputValue()).resolves.toBe('30 days');
+    await page.getByRole('button', { name: 'Set the answer' }).click();
+    const update = page.locator('[data-recommendation="UPDATE"]').first();
+    await update.waitFor({ timeout: 30000 });
+    expect(await update.locator('del').count()).toBeGreaterThanOrEqual(1);
+    expect(await update.locator('ins').count()).toBeGreaterThanOrEqual(1);
+    await look('conflict-answered');
+    await page.getByRole('button', { name: 'Close the conflict' }).click();
+    await page.getByText('This conflict is closed.').waitFor();
+    const after = (await api('/audit/dashboard/get-my-dashboard')).find((e: Json) => e.instance_id === demo).unresolved_question_conflicts;
+    expect(after).toBe(before - 1);
+    await page.getByRole('link', { name: 'Your audit instances' }).click();
+    // The cached counter is shown at once, then the refetch the close triggered brings the new one.
+    await page.getByRole('region', { name: 'Demo repository' }).locator('[data-counter="unresolved_question_conflicts"] dd', { hasText: new RegExp(`^${after}$`) }).waitFor();
+  });
+
+  it('shows the full audit once have-to-show says so, opens a finding and ignores it', async () => {
+    await page.goto(`${app}instances/${demo}/full-audit`);
+    await page.locator('[data-finding-id]').first().waitFor();
+    const total = (await api('/audit/full-audit/list', { instance_id: demo, limit: 1 })).total;
+    await expect(page.getByText(new RegExp(`of ${total}$`)).count()).resolves.toBe(1);
+    await look('full-audit');
+    await page.locator('[data-finding-id] a').first().click();
+    await page.locator('[data-value-group]').first().waitFor();
+    expect(await page.locator('[data-value-group]').count()).toBeGreaterThanOrEqual(2);
+    expect(await page.locator('[data-value-group] mark.answer-span').count()).toBeGreaterThanOrEqual(2);
+    await look('finding');
+    await page.getByRole('button', { name: 'Ignore' }).click();
+    await page.getByText('This conflict is closed.').waitFor();
+    await page.getByRole('link', { name: '← All findings' }).click();
+    await page.locator('[data-finding-id]').first().waitFor();
+    await expect(page.getByText(new RegExp(`of ${total - 1}$`)).count()).resolves.toBe(1);
+  });
+
+  it('speaks French: the dashboard and a question conflict', async () => {
+    await page.goto(app);
+    await page.locator('label', { hasText: 'Français' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Vos instances d’audit' }).waitFor();
+    expect(await page.evaluate<string>('document.documentElement.lang')).toBe('fr');
+    await look('dashboard-fr');
+    const open = (await api('/audit/conflict/list-conflicts-for-instance', { instance_id: demo })).items[0];
+    await page.goto(`${app}instances/${demo}/conflicts/${open.id}`);
+    await page.getByRole('heading', { name: /réponses différentes dans les documents/ }).waitFor();
+    await look('conflict-fr');
+    // Back to English for whoever comes next (the choice is the one thing kept in the browser).
+    await page.locator('label', { hasText: 'English' }).click();
+  });
+
+  it('renewed the cookie without any error, and signs out to the login page, after which the app needs a new sign-in', async () => {
+    expect(pageErrors.filter((e) => !/status of 401/.test(e))).toEqual([]);
+    await page.goto(app);
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL(new RegExp(`^${service.urls.auth}/auth/login`));
+    expect((await context.cookies()).find((c) => c.name === 'svc_auth')).toBeUndefined();
+    await page.goto(app);
+    await page.waitForURL(new RegExp(`^${service.urls.auth}/auth/login`));
+  });
+
+  it('sends the user to the login page when the session ends while the app is open', async () => {
+    await page.getByLabel('E-mail').fill(EMAIL);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(app);
+    await page.getByRole('heading', { level: 1, name: 'Your audit instances' }).waitFor();
+    // The session ends elsewhere (revoked, expired): the next call is refused and the renewal too.
+    await context.clearCookies();
+    await page.getByRole('link', { name: 'Demo repository' }).first().click();
+    await page.waitForURL(new RegExp(`^${service.urls.auth}/auth/login\\?next=`));
+    expect(decodeURIComponent(new URL(page.url()).searchParams.get('next') ?? '')).toBe(`${app}instances/${demo}`);
+  });
+});
