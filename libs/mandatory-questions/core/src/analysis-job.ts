@@ -10,15 +10,17 @@ import type { EnqueueOptions } from '@svc/kernel';
 export const ANALYSIS_JOB_OPTIONS: EnqueueOptions = { maxAttempts: 12 };
 
 /**
- * A person waits for an analysis they asked for (a question created or forced), and for the work it starts:
- * those run before the per-document background jobs (ANALYSIS.md §2; issue 25). The others (a document changed,
- * the instance's running phase) are background work.
+ * A person waits for an analysis they asked for (a question created or forced) once the instance is in its
+ * running phase, and for the work it starts: those run before the per-document background jobs (issue 25).
+ * Before the running phase the repository is still being indexed: the analysis keeps its place behind the
+ * indexation (the running phase analyses every open question again anyway). The other reasons (a document
+ * changed, the instance's running phase) are background work.
  */
-export function analysisPriority(reason: QuestionAnalysisReason): NonNullable<EnqueueOptions['priority']> {
-  return reason === 'created' || reason === 'forced' ? 'interactive' : 'background';
+export function analysisPriority(reason: QuestionAnalysisReason, running = true): NonNullable<EnqueueOptions['priority']> {
+  return running && (reason === 'created' || reason === 'forced') ? 'interactive' : 'background';
 }
 
-/** `ANALYSIS_JOB_OPTIONS` for an analysis started for `reason`. */
-export function analysisJobOptions(reason: QuestionAnalysisReason): EnqueueOptions {
-  return { ...ANALYSIS_JOB_OPTIONS, priority: analysisPriority(reason) };
+/** `ANALYSIS_JOB_OPTIONS` for an analysis started for `reason`, `running`: the instance is in its running phase. */
+export function analysisJobOptions(reason: QuestionAnalysisReason, running = true): EnqueueOptions {
+  return { ...ANALYSIS_JOB_OPTIONS, priority: analysisPriority(reason, running) };
 }

@@ -31,7 +31,8 @@ export class CreateMandatoryQuestion {
     private readonly jobs: JobQueue,
   ) {}
 
-  async execute(input: { actor: Principal | null; access: Pick<AuditInstanceAccess, 'instanceId' | 'organizationId'>; question: string }): Promise<{ id: string; state: MandatoryQuestionState }> {
+  /** `access.instance`: the instance as the request read it (its step decides the analysis' priority); none for the service's own questions (the demo's). */
+  async execute(input: { actor: Principal | null; access: Pick<AuditInstanceAccess, 'instanceId' | 'organizationId'> & { instance?: Pick<AuditInstanceAccess['instance'], 'step'> }; question: string }): Promise<{ id: string; state: MandatoryQuestionState }> {
     const now = this.edits.now();
     const question: MandatoryQuestion = {
       id: this.ids.next('mq_'),
@@ -47,7 +48,7 @@ export class CreateMandatoryQuestion {
       analyzedAt: null,
       version: 1,
     };
-    await this.edits.create(question, input.actor, () => this.jobs.enqueue(JOB_NAMES.questionsAnalyze, { instanceId: question.instanceId, questionId: question.id, reason: 'created' }, analysisJobOptions('created')));
+    await this.edits.create(question, input.actor, () => this.jobs.enqueue(JOB_NAMES.questionsAnalyze, { instanceId: question.instanceId, questionId: question.id, reason: 'created' }, analysisJobOptions('created', input.access.instance?.step === 'RUNNING_PHASE')));
     return { id: question.id, state: question.state };
   }
 }
@@ -166,7 +167,7 @@ export class ForceAnalyzeMandatoryQuestion {
       action: 'audit_mandatory_question_force_analyze',
       actor: input.principal,
       alsoWithin: async () => {
-        await this.jobs.enqueue(JOB_NAMES.questionsAnalyze, { instanceId: question.instanceId, questionId: question.id, reason: 'forced' }, analysisJobOptions('forced'));
+        await this.jobs.enqueue(JOB_NAMES.questionsAnalyze, { instanceId: question.instanceId, questionId: question.id, reason: 'forced' }, analysisJobOptions('forced', input.access.instance.step === 'RUNNING_PHASE'));
       },
     });
     return true;
