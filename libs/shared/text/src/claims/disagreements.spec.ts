@@ -39,8 +39,8 @@ describe('groupContradictions: one finding per disagreement', () => {
     const names = new Map([['kd_a', 'Customer FAQ'], ['kd_b', 'Refund policy'], ['kd_c', 'Refund policy (old intranet)'], ['kd_d', 'Store manual']]);
     const { explanation, companionQuestions } = describeStatements({ attribute: 'duration', subject: 'refunds order request', statements }, names);
     expect(explanation).toBe(
-      '"Refund policy" (and its copy "Refund policy (old intranet)") says 30 days: "Refunds of an order are issued within 30 days of the request.". ' +
-        '"Customer FAQ" says 14 days: "Refunds of an order are issued within 14 days of the request.". "Store manual" says 45 days: "Refunds take 45 days.". ' +
+      '"Refund policy" (and its copy "Refund policy (old intranet)") says 30 days: "Refunds of an order are issued within 30 days of the request." ' +
+        '"Customer FAQ" says 14 days: "Refunds of an order are issued within 14 days of the request." "Store manual" says 45 days: "Refunds take 45 days." ' +
         'These 4 documents give the length of time for refunds order request, and it cannot be both 30 days, 14 days and 45 days.',
     );
     expect(companionQuestions[0]).toBe('What is the right value for refunds order request: 30 days, 14 days or 45 days?');

@@ -58,7 +58,7 @@ describe('findContradictions at scale and incrementally', () => {
     const claim = (documentId: string, value: string, text: string): Claim => ({ passageId: `${documentId}#0`, documentId, text, start: 0, end: text.length, subject: ['refund', 'order', 'request'], attribute: 'duration', value: { key: `duration:${value}`, text: value }, scope: [] });
     const [f] = findContradictions([claim('kd_a', '14 days', 'Refunds of an order are issued within 14 days of the request.'), claim('kd_b', '30 days', 'Refunds of an order are processed within 30 days of the request.')]);
     expect(f.subject).toBe('refunds order request');
-    expect(f.explanation).toBe('"kd_a" says 14 days: "Refunds of an order are issued within 14 days of the request.". "kd_b" says 30 days: "Refunds of an order are processed within 30 days of the request.". Both give the length of time for refunds order request, and it cannot be both 14 days and 30 days.');
+    expect(f.explanation).toBe('"kd_a" says 14 days: "Refunds of an order are issued within 14 days of the request." "kd_b" says 30 days: "Refunds of an order are processed within 30 days of the request." Both give the length of time for refunds order request, and it cannot be both 14 days and 30 days.');
     const named = describeContradiction(f, new Map([['kd_a', 'Customer FAQ'], ['kd_b', 'Refund policy']]));
     expect(named.explanation).toMatch(/^"Customer FAQ" says 14 days: .*"Refund policy" says 30 days: /u);
     expect(named.companionQuestions[0]).toBe('What is the right value for refunds order request: 14 days or 30 days?');

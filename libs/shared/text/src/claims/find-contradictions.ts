@@ -421,7 +421,7 @@ export function describeStatements(
     return [...byText.entries()].map(([, docs]) => {
       const first = g.find((x) => x.documentId === docs[0])!;
       const copies = [...new Set(docs.slice(1))].filter((d) => d !== docs[0]);
-      return `${nameOf(docs[0])}${copies.length ? ` (and ${copies.length === 1 ? 'its copy' : 'its copies'} ${copies.map(nameOf).join(', ')})` : ''} says ${said(first)}: "${quoted(first.text)}".`;
+      return `${nameOf(docs[0])}${copies.length ? ` (and ${copies.length === 1 ? 'its copy' : 'its copies'} ${copies.map(nameOf).join(', ')})` : ''} says ${said(first)}: "${quoted(first.text)}"${/[.!?…]$/u.test(quoted(first.text)) ? '' : '.'}`;
     });
   };
   const why = rule
