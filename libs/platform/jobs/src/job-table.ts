@@ -216,14 +216,14 @@ export class JobTable {
     );
   }
 
-  /** The oldest live rows not yet copied to BullMQ. */
+  /** The live rows not yet copied to BullMQ: interactive ones first, then the oldest. */
   async unrelayed(limit: number): Promise<UnrelayedJob[]> {
     return this.manager.query(
       `SELECT id, name, payload, max_attempts, interactive,
               GREATEST(0, floor(EXTRACT(EPOCH FROM (run_at - now())) * 1000))::bigint AS delay_ms
          FROM jobs.jobs
         WHERE relayed_at IS NULL AND state IN ('queued', 'running')
-        ORDER BY created_at, id
+        ORDER BY interactive DESC, created_at, id
         LIMIT $1`,
       [limit],
     );
