@@ -11,4 +11,6 @@ export * from './collect-model-batch.use-case';
 export * from './full-audit-views';
 export * from './full-audit.use-cases';
 export * from './judge/claim-judge';
+export * from './judge/contradiction-finder';
+export * from './claim-reader';
 export * from './judge/claim-judge-prompt';

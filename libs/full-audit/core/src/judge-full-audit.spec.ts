@@ -4,6 +4,7 @@ import type { GetInstanceStep } from '@svc/workspace-core';
 import type { FullAuditFinding } from './full-audit-conflict';
 import type { ClaimStore, DocumentClaims, FullAuditConflictRepository, ModelBatchStore, ModelRejections, PendingModelBatch, ScanSource, ScanStore } from './full-audit.ports';
 import type { ClaimJudge } from './judge/claim-judge';
+import { InlineContradictionFinder } from './judge/contradiction-finder';
 import type { ScanStep } from './scan-plan';
 import { FullAuditSettings } from './scan-settings';
 import type { ScanStepWriter } from './scan-step-writer';
@@ -50,7 +51,7 @@ function setup(options: { batches: boolean; submit?: () => Promise<string>; reje
   const steps = { facts: async () => ({ step: 'RUNNING_PHASE', organizationId: 'org_1' }) } as unknown as GetInstanceStep;
   const clock = { now: () => new Date('2026-11-26T12:00:00Z') } as Clock;
   const uow = { run: <T>(work: () => Promise<T>) => work() } as UnitOfWork;
-  const use = new JudgeFullAudit(steps, scans, claims, conflicts, source, judge, batches, rejections, writer, new FullAuditSettings(24, 25, 60, 2, 60), jobs, clock, uow);
+  const use = new JudgeFullAudit(steps, scans, claims, conflicts, source, judge, batches, rejections, writer, new FullAuditSettings(24, 25, 60, 2, 60), jobs, clock, uow, new InlineContradictionFinder());
   const inserted = () => written.flatMap((s) => (s.kind === 'insert' ? [s.finding] : []));
   return { run: () => use.execute({ instanceId: 'ki_1' }), judged, submitted, added, recorded, inserted, queued };
 }

@@ -1,18 +1,17 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DocumentChangedPayload, FullAuditExtractPayload, FullAuditJudgePayload, FullAuditScanPayload, JOB_NAMES } from '@svc/contracts';
 import { auditInstanceNotFound, Clock, DomainError, IdGenerator, JobQueue, loggableError, UnitOfWork } from '@svc/kernel';
-import { CLAIM_JUDGE, claimBlocks, findContradictions, groupContradictions, informativeLimit, isSignatureBand } from '@svc/text';
+import { CLAIM_JUDGE, claimBlocks, groupContradictions, informativeLimit, isSignatureBand } from '@svc/text';
 import { GetInstanceStep } from '@svc/workspace-core';
 import type { FullAuditFinding } from './full-audit-conflict';
 import { blockKey, ClaimBlock, ClaimStore, DocumentClaims, FullAuditConflictRepository, ModelBatchStore, ModelRejections, ScanSource, ScanStore } from './full-audit.ports';
-import { atVersions, changedAtOf, claimsOfDocument, DocumentNames, findingOf, versionsOf } from './findings';
+import { ClaimReader } from './claim-reader';
+import { atVersions, changedAtOf, DocumentNames, findingOf, versionsOf } from './findings';
 import { ClaimJudge } from './judge/claim-judge';
+import { ContradictionFinder } from './judge/contradiction-finder';
 import { planScan } from './scan-plan';
 import { claimsVersionOf, collectJob, FULL_AUDIT_SCAN, FullAuditSettings, judgeJob, scanJob, settleDue, settleJob } from './scan-settings';
 import { raisedBy, ScanStepWriter } from './scan-step-writer';
-
-/** Let the event loop serve requests between two documents (claim extraction is CPU work). */
-const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
  * A full scan (job `full-audit.scan`): in RUNNING_PHASE, unless one runs already, records the scan and
@@ -110,6 +109,7 @@ export class ExtractClaims {
     private readonly jobs: JobQueue,
     private readonly clock: Clock,
     private readonly uow: UnitOfWork,
+    private readonly reader: ClaimReader,
   ) {}
 
   async execute(payload: FullAuditExtractPayload): Promise<string> {
@@ -118,13 +118,11 @@ export class ExtractClaims {
     const documents = await this.source.read(instanceId, documentIds, { vectors });
     const known = await this.claims.contentHashes(instanceId, documentIds);
     const now = this.clock.now();
-    const read: DocumentClaims[] = [];
-    for (const document of documents) {
-      const version = claimsVersionOf(document.contentHash, vectors ? (document.vectorModel ?? null) : null);
-      if (known.get(document.id) === version) continue;
-      read.push({ documentId: document.id, contentHash: version, claims: claimsOfDocument(document), changedAt: now });
-      await yieldToLoop();
-    }
+    const versionOf = (document: (typeof documents)[number]) => claimsVersionOf(document.contentHash, vectors ? (document.vectorModel ?? null) : null);
+    const changedDocuments = documents.filter((document) => known.get(document.id) !== versionOf(document));
+    // CPU work of up to seconds for a chunk: the reader may run it off the thread that serves requests.
+    const claimsRead = await this.reader.read(changedDocuments);
+    const read: DocumentClaims[] = changedDocuments.map((document, i) => ({ documentId: document.id, contentHash: versionOf(document), claims: claimsRead[i], changedAt: now }));
     const gone = documentIds.filter((id) => known.has(id) && !documents.some((d) => d.id === id));
     const changed = [...read.map((r) => r.documentId), ...gone];
     await this.uow.run(async () => {
@@ -195,6 +193,7 @@ export class JudgeFullAudit {
     private readonly jobs: JobQueue,
     private readonly clock: Clock,
     private readonly uow: UnitOfWork,
+    private readonly contradictions: ContradictionFinder,
   ) {}
 
   async execute(payload: FullAuditJudgePayload): Promise<string> {
@@ -238,7 +237,8 @@ export class JudgeFullAudit {
   private async judge(instanceId: string, organizationId: string, touching: Set<string> | null): Promise<{ found: number; summary: string }> {
     const { documents: all, statistics, blockSizes } = await this.claimsToJudge(instanceId, touching);
     const vectorBand = this.settings.vectorBand ?? undefined;
-    const contradictions = findContradictions(all.flatMap((d) => d.claims), touching ? { touching, statistics, vectorBand, blockSizes } : { vectorBand });
+    // Seconds of CPU on a large repository: the finder may run it off the thread that serves requests.
+    const contradictions = await this.contradictions.find(all.flatMap((d) => d.claims), touching ? { touching, statistics, vectorBand, blockSizes } : { vectorBand });
     const names = await this.namesOf([...new Set(contradictions.flatMap((c) => c.claims.map((claim) => claim.documentId)))], instanceId);
     // One finding per disagreement, however many documents state its subject (ADR 0046).
     const findings = groupContradictions(contradictions).map((d) => findingOf(d, names));

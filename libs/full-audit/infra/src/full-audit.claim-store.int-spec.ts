@@ -52,4 +52,16 @@ describe('TypeOrmClaimStore blocks (postgres)', () => {
     expect([...sizes.keys()].sort()).toEqual([...blocks.keys()].sort());
     expect(await store.documentsInBlocks('ki_blocks', [...blocks.values()])).toEqual(expect.arrayContaining(['kd_a', 'kd_b']));
   });
+
+  it('reads all the claims of an instance page by page: every document once, in id order, none of another instance', async () => {
+    await db.unitOfWork.manager().query(`INSERT INTO workspace.audit_instances (id) VALUES ('ki_pages'), ('ki_other')`);
+    const doc = (i: number) => ({ documentId: `kd_${String(i).padStart(4, '0')}`, contentHash: `h${i}`, changedAt: new Date(i * 1000), claims: extractClaims({ id: `kn_${i}`, documentId: `kd_${i}`, text: `Refunds are processed within ${i + 1} days.` }, { language: 'en' }) });
+    // 250 documents: three pages of 100, the last one short.
+    const documents = Array.from({ length: 250 }, (_, i) => doc(i));
+    await store.save('ki_pages', [...documents].reverse());
+    await store.save('ki_other', [doc(1000)]);
+    const all = await store.all('ki_pages');
+    expect(all.map((d) => d.documentId)).toEqual(documents.map((d) => d.documentId));
+    expect(all[249]).toEqual({ ...documents[249], changedAt: new Date(249_000) });
+  });
 });

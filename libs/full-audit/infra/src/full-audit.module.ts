@@ -4,7 +4,9 @@ import { LanguageModel } from '@svc/kernel';
 import { LlmModule } from '@svc/llm';
 import {
   ClaimJudge,
+  ClaimReader,
   ClaimStore,
+  ContradictionFinder,
   ExtractClaims,
   FullAuditConflictRepository,
   FullAuditEdits,
@@ -35,6 +37,7 @@ import {
 import { QuestionConflictLinks, LocalScanSource } from './adapters';
 import { FullAuditController } from './full-audit.controller';
 import { FullAuditCollectJobHandler, FullAuditDocumentChangedJobHandler, FullAuditExtractJobHandler, FullAuditJudgeJobHandler, FullAuditScanJobHandler, FullAuditSweeper } from './full-audit.job-handlers';
+import { ClaimsThread, ThreadedClaimReader, ThreadedContradictionFinder } from './claims-thread';
 import { TypeOrmClaimStore, TypeOrmFullAuditConflictRepository, TypeOrmModelBatchStore, TypeOrmModelRejections, TypeOrmScanStore } from './full-audit.repositories';
 
 const USE_CASES = [
@@ -77,6 +80,10 @@ export class FullAuditModule {
         { provide: ScanSource, useClass: LocalScanSource },
         { provide: QuestionLinks, useClass: QuestionConflictLinks },
         // The configured model confirms the rule-based judge's candidates; without one, they are the findings.
+        // The scan's CPU work (claims, the judge's search) runs off the thread that serves requests.
+        { provide: ClaimsThread, useFactory: () => new ClaimsThread() },
+        { provide: ContradictionFinder, inject: [ClaimsThread], useFactory: (thread: ClaimsThread) => new ThreadedContradictionFinder(thread) },
+        { provide: ClaimReader, inject: [ClaimsThread], useFactory: (thread: ClaimsThread) => new ThreadedClaimReader(thread) },
         { provide: ClaimJudge, inject: [LanguageModel], useFactory: (m: LanguageModel) => (m.configured ? new ModelClaimJudge(m) : new RuleBasedClaimJudge()) },
         { provide: FullAuditSettings, inject: [APP_CONFIG], useFactory: (c: AppConfig) => new FullAuditSettings(c.FULL_AUDIT_RESCAN_HOURS, c.FULL_AUDIT_CHUNK_DOCUMENTS, c.FULL_AUDIT_SETTLE_SECONDS, c.FULL_AUDIT_MODEL_BATCH_MIN, c.FULL_AUDIT_MODEL_BATCH_POLL_SECONDS, vectorBandOf(c.FULL_AUDIT_VECTOR_BAND, c.EMBEDDINGS_PROVIDER !== 'local')) },
         ...USE_CASES,

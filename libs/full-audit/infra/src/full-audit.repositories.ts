@@ -249,6 +249,9 @@ interface ClaimsRow {
   changed_at: Date;
 }
 
+/** Documents per statement when all the claims are read (about 10 claims, 10 kB of JSON, each). */
+const CLAIMS_PAGE = 100;
+
 const toDocumentClaims = (r: ClaimsRow): DocumentClaims => ({ documentId: r.document_id, contentHash: r.content_hash, claims: r.claims, changedAt: r.changed_at });
 
 @Injectable()
@@ -303,9 +306,21 @@ export class TypeOrmClaimStore extends ClaimStore {
     await this.q(`DELETE FROM full_audit.claim_blocks WHERE instance_id = $1 AND document_id = ANY($2)`, [instanceId, documentIds]);
   }
 
+  /**
+   * Page by page (CLAIMS_PAGE documents, by id): one statement for 1,000 documents held the embedded database's only
+   * connection, and the thread parsing its rows, for a request's whole patience; between two pages requests get their turn.
+   */
   async all(instanceId: string): Promise<DocumentClaims[]> {
-    const rows = await this.q<ClaimsRow>(`SELECT document_id, content_hash, claims, changed_at FROM full_audit.document_claims WHERE instance_id = $1 ORDER BY document_id`, [instanceId]);
-    return rows.map(toDocumentClaims);
+    const documents: DocumentClaims[] = [];
+    for (let after = ''; ; ) {
+      const rows = await this.q<ClaimsRow>(
+        `SELECT document_id, content_hash, claims, changed_at FROM full_audit.document_claims WHERE instance_id = $1 AND document_id > $2 ORDER BY document_id LIMIT $3`,
+        [instanceId, after, CLAIMS_PAGE],
+      );
+      documents.push(...rows.map(toDocumentClaims));
+      if (rows.length < CLAIMS_PAGE) return documents;
+      after = rows[rows.length - 1].document_id;
+    }
   }
 
   async ofDocuments(instanceId: string, documentIds: string[]): Promise<DocumentClaims[]> {
