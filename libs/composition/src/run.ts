@@ -134,7 +134,10 @@ export async function runStandalone(): Promise<void> {
   const logger = createRootLogger({ level: config.LOG_LEVEL, name: 'standalone' });
   logger.info({ databaseMode: config.databaseMode, jobsMode: config.jobsMode, dataDir: config.dataDir }, 'starting');
   preloadText(config, logger);
+  const opening = Date.now();
   const database = await Database.open(config, PERSISTENCE);
+  // The start's phases in the log (a first start creates the embedded database: seconds of it).
+  logger.info({ milliseconds: Date.now() - opening }, 'database open');
   const shared: SharedInfrastructure = { config, database };
   const apps: INestApplication[] = [];
   try {

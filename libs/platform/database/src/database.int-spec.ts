@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
@@ -7,6 +7,7 @@ import { loadConfig } from '@svc/config';
 import { createTestDatabase, TestDatabase, TestDatabaseMode } from '@svc/test-kit';
 import { MigrationInterface, QueryRunner } from 'typeorm';
 import { Database } from './database';
+import { EmbeddedPostgres } from './embedded-postgres';
 
 class CreateProbeTable1700000000000 implements MigrationInterface {
   name = 'CreateProbeTable1700000000000';
@@ -181,6 +182,44 @@ describe('Embedded database persistence', () => {
       expect(rows).toEqual([{ id: 'kept' }]);
     } finally {
       await second.close();
+      await testDb.drop();
+    }
+  });
+});
+
+describe('Embedded database started early (the standalone starts it before loading the service)', () => {
+  it('is the one Database.open takes over: one thread, its lock taken at once and released at close', async () => {
+    const testDb = await createTestDatabase('embedded');
+    const config = loadConfig(testDb.env);
+    const lock = join(config.dataDir, 'pglite.lock');
+    try {
+      EmbeddedPostgres.startEarly(config.dataDir);
+      EmbeddedPostgres.startEarly(config.dataDir);
+      expect(JSON.parse(readFileSync(lock, 'utf8')).pid).toBe(process.pid);
+      const db = await Database.open(config, parts);
+      await db.dataSource.query(`INSERT INTO probe.items VALUES ('early')`);
+      expect(await db.ping()).toBe(true);
+      await db.close();
+      expect(existsSync(lock)).toBe(false);
+      // Taken once: the next open starts its own.
+      const again = await Database.open(config, parts);
+      expect(await again.dataSource.query('SELECT id FROM probe.items')).toEqual([{ id: 'early' }]);
+      await again.close();
+    } finally {
+      await testDb.drop();
+    }
+  });
+
+  it('reports a data directory in use when Database.open takes it over, as a start of its own would', async () => {
+    const testDb = await createTestDatabase('embedded');
+    const config = loadConfig(testDb.env);
+    mkdirSync(config.dataDir, { recursive: true });
+    // A live process (this one's parent) owns it.
+    writeFileSync(join(config.dataDir, 'pglite.lock'), JSON.stringify({ pid: process.ppid, startTime: null }));
+    try {
+      EmbeddedPostgres.startEarly(config.dataDir);
+      await expect(Database.open(config, parts)).rejects.toThrow(`is in use by process ${process.ppid}`);
+    } finally {
       await testDb.drop();
     }
   });

@@ -32,7 +32,7 @@ export class Database {
   ): Promise<Database> {
     let embedded: EmbeddedPostgres | undefined;
     try {
-      const connection = config.databaseMode === 'embedded' ? await (embedded = new EmbeddedPostgres(config.dataDir)).start() : undefined;
+      const connection = config.databaseMode === 'embedded' ? await (embedded = EmbeddedPostgres.forDataDir(config.dataDir)).start() : undefined;
       const dataSource = new DataSource(dataSourceOptions(config, parts, connection));
       await dataSource.initialize();
       await runMigrations(dataSource, config.databaseMode === 'postgres');

@@ -21,14 +21,44 @@ const SOCKET_PORT = 5432;
 export class EmbeddedPostgres {
   private worker?: Worker;
   private lockFile: string;
+  private starting?: Promise<EmbeddedConnection>;
   readonly connection: EmbeddedConnection;
+
+  /** Started by `startEarly`, not yet taken by `forDataDir`. */
+  private static readonly early = new Map<string, EmbeddedPostgres>();
 
   constructor(private readonly dataDir: string) {
     this.lockFile = join(dataDir, 'pglite.lock');
     this.connection = { host: socketDirFor(dataDir), port: SOCKET_PORT, username: 'postgres', database: 'postgres' };
   }
 
-  async start(): Promise<EmbeddedConnection> {
+  /**
+   * Starts the database of `dataDir` now, on its thread, for `Database.open` to take over (`forDataDir`): the
+   * standalone calls it before loading the rest of the service, so the database starts (and, on a first start,
+   * is created: seconds) while that thread loads modules. A failure (the directory in use) is reported by the
+   * start that takes it over.
+   */
+  static startEarly(dataDir: string): void {
+    if (EmbeddedPostgres.early.has(dataDir)) return;
+    const embedded = new EmbeddedPostgres(dataDir);
+    embedded.start().catch(() => undefined);
+    EmbeddedPostgres.early.set(dataDir, embedded);
+  }
+
+  /** The database started early for `dataDir` (taken once), else a new one. */
+  static forDataDir(dataDir: string): EmbeddedPostgres {
+    const embedded = EmbeddedPostgres.early.get(dataDir);
+    EmbeddedPostgres.early.delete(dataDir);
+    return embedded ?? new EmbeddedPostgres(dataDir);
+  }
+
+  /** Starts the database thread once; later calls wait for the same start. */
+  start(): Promise<EmbeddedConnection> {
+    this.starting ??= this.launch();
+    return this.starting;
+  }
+
+  private async launch(): Promise<EmbeddedConnection> {
     mkdirSync(this.dataDir, { recursive: true });
     this.acquireLock();
     mkdirSync(this.connection.host, { recursive: true, mode: 0o700 });
@@ -53,6 +83,7 @@ export class EmbeddedPostgres {
   async stop(): Promise<void> {
     const worker = this.worker;
     this.worker = undefined;
+    this.starting = undefined;
     if (worker) {
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, 5000);
