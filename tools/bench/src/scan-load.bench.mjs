@@ -10,13 +10,16 @@
 // 127.0.0.1:5432 + Redis 127.0.0.1:6379), on a fresh database, started as tools/test-kit's startService does:
 //   1. an admin key (BOOTSTRAP_ADMIN_API_KEY), one audit instance, its first (empty) full scan;
 //   2. ingestion: BENCH_DOCUMENTS Markdown documents of the benchmarks' topical corpus (about 10 semantic nodes each,
-//      BENCH_PLANTED_PAIRS pairs of them stating two figures for one review) upserted through
-//      `/api/documents/upsert` by BENCH_UPLOADERS connections; each is indexed and rescanned on its own (incremental
-//      full audit, duplicates, questions) by the workers. Measured too, until the service is idle again;
-//   3. BENCH_SCANS full scans: `/audit/instance/update-instance-step` to INIT, so the workers walk the instance through
-//      its steps again (indexation check, duplicate identification of the whole repository, RUNNING_PHASE) and the
-//      full scan reads every document and judges the repository (documents read since are not extracted again:
-//      what the daily rescan does). Measured from the request to the scan COMPLETED, then until the service is idle.
+//      BENCH_PLANTED_PAIRS pairs of them stating two figures for one review) upserted through `/api/documents/upsert`
+//      by BENCH_UPLOADERS connections. Once a backlog awaits indexation, the instance's steps start again
+//      (`/audit/instance/update-instance-step` to INIT): its indexation check waits while documents are pending, so
+//      the documents are not rescanned one by one and the first full scan reads them all (as for an instance created
+//      with its documents). Measured until every document is indexed and the first full scan has started;
+//   3. the first full scan: claims read from every document, the repository judged. Measured until it completes;
+//   4. BENCH_SCANS rescans: update-instance-step to INIT again, so the workers walk the steps (indexation check,
+//      duplicate identification of the whole repository, RUNNING_PHASE: measured as "steps n", until the scan
+//      starts), then the full scan reads every document (unchanged ones keep their claims: what the daily rescan
+//      does) and judges the repository ("rescan n", until it completes).
 // During each measured phase, an open-loop probe: `get-instance` (raw key) BENCH_RATE times a second whatever the
 // answers (latency as a user sees it, not the saturated throughput of the instance-get bench), `/health/ready` of
 // every app every BENCH_READY_EVERY_MS; the resident memory (VmRSS) of each app process every 250 ms, and once the
@@ -44,7 +47,8 @@ const settings = {
   plantedPairs: envInteger('BENCH_PLANTED_PAIRS', 20, { min: 0 }),
   /** Connections upserting documents at once. */
   uploaders: envInteger('BENCH_UPLOADERS', 4, { min: 1, max: 64 }),
-  scans: envInteger('BENCH_SCANS', 2, { min: 1, max: 10 }),
+  /** Rescans after the first full scan. */
+  scans: envInteger('BENCH_SCANS', 2, { min: 0, max: 10 }),
   /** get-instance requests per second, sent on schedule whatever the answers (open loop). */
   rate: envNumber('BENCH_RATE', 20, { min: 1, max: 1000 }),
   /** Every app's /health/ready, every this many ms. */
@@ -59,6 +63,8 @@ const settings = {
   /** Give up on a phase after this many seconds. */
   phaseTimeoutS: envInteger('BENCH_PHASE_TIMEOUT_S', 1800, { min: 10 }),
   seed: envInteger('BENCH_SEED', 42),
+  /** More environment for the service (JSON object), e.g. '{"FULL_AUDIT_CHUNK_DOCUMENTS":"5"}' to try a setting. */
+  serviceEnv: JSON.parse(process.env.BENCH_SERVICE_ENV || '{}'),
 };
 for (const mode of settings.modes) {
   if (mode !== 'embedded' && mode !== 'distributed') throw new Error(`BENCH_MODES: unknown mode "${mode}" (embedded, distributed)`);
@@ -166,7 +172,9 @@ async function untilIdle(service, label) {
 
 /** Starts the probe; `stop()` waits for the requests in flight and summarises them. */
 function startProbe(service, instanceId, adminKey) {
-  const agent = new Agent({ keepAlive: true, maxSockets: 256 });
+  // A timeout lets the agent honour the server's Keep-Alive hint: an idle socket is dropped a second before the
+  // server would close it, instead of being reused as it closes (ECONNRESET, a client artefact).
+  const agent = new Agent({ keepAlive: true, maxSockets: 256, timeout: settings.requestTimeoutMs });
   const url = new URL(`${service.urls.audit}/audit/instance/get-instance`);
   const payload = Buffer.from(JSON.stringify({ instance_id: instanceId }));
   const latencies = [];
@@ -262,6 +270,7 @@ async function benchMode(mode, registerCleanup) {
     // No settle judgement queued a minute after the ingestion: it would land in a measured phase.
     FULL_AUDIT_SETTLE_SECONDS: '0',
     LOG_LEVEL: 'warn',
+    ...settings.serviceEnv,
   });
   registerCleanup(service);
   const audit = (path, body) => call('POST', `${service.urls.audit}${path}`, body, adminKey);
@@ -281,8 +290,11 @@ async function benchMode(mode, registerCleanup) {
   process.stderr.write(`[${mode}] idle at ${total(rssIdle)} MB resident (${JSON.stringify(rssIdle)})\n`);
 
   const phases = [];
-  /** Runs `work` under the probe and the memory sampler, then waits for the service to be idle again. */
-  const measure = async (name, work) => {
+  /**
+   * Runs `work` under the probe and the memory sampler; then, unless `idle` is false (the next phase follows on),
+   * waits for the service to be idle again and BENCH_SETTLE_S more before reading its memory "after".
+   */
+  const measure = async (name, work, { idle = true } = {}) => {
     const rssBefore = serviceRss(service);
     const cpuBefore = sampleCpu(service);
     const stopRss = rssSampler(service);
@@ -292,35 +304,78 @@ async function benchMode(mode, registerCleanup) {
     const workS = (performance.now() - t0) / 1000;
     const probe = await stopProbe();
     const cpu = cpuBetween(cpuBefore, sampleCpu(service));
-    const idleAfterS = await untilIdle(service, `[${mode}] ${name}`);
+    const idleAfterS = idle ? await untilIdle(service, `[${mode}] ${name}`) : null;
     const rssIdle = serviceRss(service);
-    await sleep(settings.settleS * 1000);
+    if (idle) await sleep(settings.settleS * 1000);
     const peak = stopRss();
     const rssAfter = serviceRss(service);
     const rss = { before: rssBefore, before_total: total(rssBefore), peak, when_idle: rssIdle, when_idle_total: total(rssIdle), after: rssAfter, after_total: total(rssAfter) };
-    const phase = { mode, phase: name, seconds: round(workS, 1), ...detail, probe, cpu, rss_mb: rss, idle_after_s: idleAfterS };
+    const phase = { mode, phase: name, seconds: round(workS, 1), ...detail, probe, cpu, rss_mb: rss, idle_after_s: idleAfterS, settled: idle };
     phases.push(phase);
     const l = probe.latency_ms;
     process.stderr.write(`[${mode}] ${name}: ${round(workS, 1)} s, get-instance p50 ${l.p50} p99 ${l.p99} max ${l.max} ms, ${probe.errors} errors, ready ${JSON.stringify(probe.ready_statuses)}, RSS ${phase.rss_mb.before_total} -> peak ${peak.total_mb} -> ${phase.rss_mb.after_total} MB\n`);
     return phase;
   };
 
-  // Ingestion: every document upserted, then indexed (each rescanned on its own).
+  /** Follows the full scan started after `before` (have-to-show's scan then) until `until` says so; the scan last seen. */
+  const followScan = async (label, before, until) => {
+    const bar = progressBar(label, documents.length);
+    let shown = 0;
+    const t0 = performance.now();
+    for (;;) {
+      const p = await panel();
+      const current = p.scan && p.scan.started_at !== before?.started_at ? p.scan : null;
+      if (current) {
+        const read = current.state === 'COMPLETED' ? documents.length : Math.min(documents.length, Math.round((current.chunks_done / Math.max(1, current.chunks)) * current.documents));
+        bar.tick(read - shown);
+        shown = read;
+        if (until(current)) {
+          bar.end();
+          return current;
+        }
+      }
+      if ((performance.now() - t0) / 1000 > settings.phaseTimeoutS) throw new Error(`${label}: not done in ${settings.phaseTimeoutS} s`);
+      await sleep(250);
+    }
+  };
+  const scanFacts = (scan) => ({ scan: { documents: scan.documents, chunks: scan.chunks, findings: scan.findings, started_at: scan.started_at, finished_at: scan.finished_at } });
+
+  // Ingestion, the instance held before RUNNING_PHASE: once a backlog of documents awaits indexation, its steps
+  // start again (update-instance-step to INIT), and the indexation check waits while documents are pending. The
+  // documents upserted after that are not rescanned one by one: the first full scan, once all are indexed, reads
+  // every one of them (as on an instance created with its documents).
   const documents = corpusDocuments();
+  const firstScanBefore = (await panel()).scan;
   await measure('ingestion', async () => {
-    const agent = new Agent({ keepAlive: true, maxSockets: settings.uploaders });
+    const agent = new Agent({ keepAlive: true, maxSockets: settings.uploaders, timeout: settings.requestTimeoutMs });
     const url = new URL(`${service.urls.retrieval}/api/documents/upsert`);
     const bar = progressBar(`[${mode}] upsert`, documents.length);
     let next = 0;
+    let uploaded = 0;
+    let held = null;
+    const hold = async () => {
+      held = 'pending';
+      for (;;) {
+        const indexedNow = expectOk(await audit('/audit/document/count', { instance_id: instanceId, state: 'INDEXED' }), 'document count');
+        if (uploaded - indexedNow >= settings.uploaders * 5 || uploaded >= documents.length) break;
+        await sleep(100);
+      }
+      expectOk(await audit('/audit/instance/update-instance-step', { instance_id: instanceId, step: 'INIT' }), 'update-instance-step');
+      held = uploaded;
+    };
+    let holding;
     const upload = async () => {
       while (next < documents.length) {
         const doc = documents[next++];
         const res = await sendWithHeaders(agent, url, doc, { 'instance-id': instanceId, 'api-key': instanceKey });
         if (res.status !== 200) throw new Error(`[${mode}] upsert ${doc.external_id} answered ${res.status}: ${res.body}`);
+        uploaded++;
+        if (held === null) holding = hold();
         bar.tick();
       }
     };
     await Promise.all(Array.from({ length: settings.uploaders }, upload));
+    await holding;
     bar.end();
     agent.destroy();
     const uploadS = performance.now();
@@ -334,33 +389,27 @@ async function benchMode(mode, registerCleanup) {
       await sleep(500);
     }
     indexed.end();
-    return { documents: documents.length, indexed_after_upload_s: round((performance.now() - uploadS) / 1000, 1) };
+    const indexedS = (performance.now() - uploadS) / 1000;
+    // Then the indexation check passes (within its 10 s), the repository's duplicates are identified, and the first full scan starts.
+    await followScan(`[${mode}] steps`, firstScanBefore, () => true);
+    return { documents: documents.length, uploaded_before_the_hold: held, indexed_after_upload_s: round(indexedS, 1) };
+  }, { idle: false });
+  await measure('first full scan', async () => {
+    const scan = await followScan(`[${mode}] first full scan`, firstScanBefore, (current) => current.state === 'COMPLETED');
+    if (scan.documents !== documents.length) process.stderr.write(`[${mode}] warning: the first full scan read ${scan.documents} documents, not ${documents.length} (the instance reached RUNNING_PHASE during the ingestion)\n`);
+    return scanFacts(scan);
   });
 
+  // Rescans: the steps walked again (the duplicates of the whole repository identified on the way), then the full
+  // scan reading every document (unchanged ones are not extracted again) and judging the repository.
   for (let scan = 1; scan <= settings.scans; scan++) {
-    await measure(`full scan ${scan}`, async () => {
-      const before = (await panel()).scan;
+    const before = (await panel()).scan;
+    await measure(`steps ${scan}`, async () => {
       expectOk(await audit('/audit/instance/update-instance-step', { instance_id: instanceId, step: 'INIT' }), 'update-instance-step');
-      const bar = progressBar(`[${mode}] full scan ${scan}`, documents.length);
-      let shown = 0;
-      let seen = null;
-      const t0 = performance.now();
-      for (;;) {
-        const p = await panel();
-        const current = p.scan && p.scan.started_at !== before?.started_at ? p.scan : null;
-        if (current) {
-          seen = current;
-          const read = Math.min(documents.length, Math.round((current.chunks_done / Math.max(1, current.chunks)) * current.documents));
-          bar.tick(read - shown);
-          shown = read;
-          if (current.state === 'COMPLETED') break;
-        }
-        if ((performance.now() - t0) / 1000 > settings.phaseTimeoutS) throw new Error(`[${mode}] full scan ${scan} did not complete in ${settings.phaseTimeoutS} s`);
-        await sleep(250);
-      }
-      bar.end();
-      return { scan: { documents: seen.documents, chunks: seen.chunks, findings: seen.findings, started_at: seen.started_at, finished_at: seen.finished_at } };
-    });
+      await followScan(`[${mode}] steps ${scan}`, before, () => true);
+      return {};
+    }, { idle: false });
+    await measure(`rescan ${scan}`, async () => scanFacts(await followScan(`[${mode}] rescan ${scan}`, before, (current) => current.state === 'COMPLETED')));
   }
 
   process.stderr.write(`[${mode}] stopping the service...\n`);
@@ -392,7 +441,8 @@ function sendWithHeaders(agent, url, doc, headers) {
 function verdicts(phase) {
   const p99Goal = GOALS.p99_ms[phase.mode];
   const ready503 = Object.values(phase.probe.ready_statuses).reduce((n, s) => n + (s[503] ?? 0), 0);
-  const back = phase.rss_mb.after_total <= phase.rss_mb.before_total * (1 + GOALS.rss_back_within);
+  // Only for a phase the service was left to finish (the ingestion runs on into the first scan).
+  const back = phase.settled ? phase.rss_mb.after_total <= phase.rss_mb.before_total * (1 + GOALS.rss_back_within) : null;
   return { p99: phase.probe.latency_ms.p99 <= p99Goal, p99_goal_ms: p99Goal, ready_503: ready503, no_503: ready503 === 0, errors: phase.probe.errors, memory_back: back };
 }
 
@@ -408,7 +458,7 @@ function markdownTable(phases) {
     const notReady = Object.entries(p.probe.ready_statuses).flatMap(([app, s]) => Object.entries(s).filter(([status]) => status !== '200').map(([status, n]) => `${app} ${status}×${n}`));
     const serviceCores = Object.values(p.cpu.service_cores).reduce((a, b) => a + (b ?? 0), 0);
     lines.push(
-      `| ${p.mode} | ${p.phase} | ${f(p.seconds)} | ${f(l.p50)} / ${f(l.p95)} / ${v.p99 ? '' : '**'}${f(l.p99)}${v.p99 ? '' : '**'} / ${f(l.max, 0)} | ${p.probe.errors} | ${notReady.join(', ') || 'none'} | ${p.rss_mb.before_total} / ${p.rss_mb.peak.total_mb} / ${v.memory_back ? '' : '**'}${p.rss_mb.after_total}${v.memory_back ? '' : '**'} | ${f(serviceCores, 2)} | ${f(p.cpu.other_cores, 2)} |`,
+      `| ${p.mode} | ${p.phase} | ${f(p.seconds)} | ${f(l.p50)} / ${f(l.p95)} / ${v.p99 ? '' : '**'}${f(l.p99)}${v.p99 ? '' : '**'} / ${f(l.max, 0)} | ${p.probe.errors} | ${notReady.join(', ') || 'none'} | ${p.rss_mb.before_total} / ${p.rss_mb.peak.total_mb} / ${v.memory_back === false ? '**' : ''}${p.rss_mb.after_total}${v.memory_back === false ? '**' : ''} | ${f(serviceCores, 2)} | ${f(p.cpu.other_cores, 2)} |`,
     );
   }
   return lines.join('\n');
