@@ -67,13 +67,16 @@ function keyMatches(value: TypedValue, part: string): boolean {
 }
 
 /**
- * The values of an expert's answer, read in both languages: the reading that finds more of it wins ("14 jours"
- * is a duration in French, a bare number in English), the excerpt's language on a tie.
+ * The values of an expert's answer, read in the excerpt's language, and in the other one when that reading finds
+ * no value but bare numbers ("14 jours" is a duration in French, a bare number in English): the reading that
+ * finds more of it wins, the excerpt's language on a tie. An answer the excerpt's language already reads is not
+ * read again: the other language's models cost seconds the first time a process uses them.
  */
 export function expertValues(answer: string, language: Language): TypedValue[] {
-  const readings = [language, OTHER[language]].map((lang) => extractValues(answer, lang));
   const covered = (values: TypedValue[], typed: boolean) => values.filter((v) => !typed || v.kind !== 'number').reduce((n, v) => n + v.end - v.start, 0);
-  const [first, second] = readings;
+  const first = extractValues(answer, language);
+  if (covered(first, true) > 0) return first;
+  const second = extractValues(answer, OTHER[language]);
   const better = covered(second, true) > covered(first, true) || (covered(second, true) === covered(first, true) && covered(second, false) > covered(first, false));
   return better ? second : first;
 }
