@@ -70,7 +70,12 @@ describe.each<ServiceMode>(['embedded', 'distributed'])('parser memory under a P
     // Back to the baseline: the parse process is gone (reaped a moment after its kill) and the service holds no more than before.
     for (let i = 0; i < 40 && pids.flatMap(descendantsOf).length > 0; i++) await new Promise((r) => setTimeout(r, 50));
     expect(pids.flatMap(descendantsOf)).toEqual([]);
-    expect(ownRssMiB()).toBeLessThan(baseline + 96);
+    // Every process keeps a few tens of MiB it grew while serving (the upload, the job, the heap's slack), never
+    // the inflated GiB: 96 MiB for the standalone, 32 more for each other app of the distributed mode. Given a
+    // few seconds to collect.
+    const settledLimit = baseline + 96 + 32 * (pids.length - 1);
+    for (let i = 0; i < 20 && ownRssMiB() >= settledLimit; i++) await new Promise((r) => setTimeout(r, 250));
+    expect(ownRssMiB()).toBeLessThan(settledLimit);
     // And the service still answers and parses.
     expect((await fetch(`${service.urls.retrieval}/health/ready`)).status).toBe(200);
     expect((await upload('after.pdf', buildPdf([['Stoves are covered for one year.']]))).status).toBe(200);

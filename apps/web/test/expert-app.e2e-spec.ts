@@ -154,7 +154,9 @@ describe('expert web app (headless Chromium, standalone service with its demo)',
     await page.getByRole('textbox', { name: 'State' }).or(page.getByRole('combobox', { name: 'State' })).first().click();
     await page.getByRole('option', { name: 'Conflicts' }).click();
     await page.waitForURL(/state=CONFLICTS/);
-    await expect(page.locator('[data-question-id]').count()).resolves.toBe(4);
+    // The previous list stays on screen until the filtered one arrives.
+    const filtered = await waitFor(async () => ((await page.locator('[data-question-id]').count()) === 4 ? true : undefined), 10000, 'the four questions in CONFLICTS', 100).catch(() => false);
+    expect(filtered ? 4 : await page.locator('[data-question-id]').count()).toBe(4);
   });
 
   it('opens a question conflict: its answer groups side by side with the answering spans highlighted', async () => {
@@ -195,7 +197,7 @@ describe('expert web app (headless Chromium, standalone service with its demo)',
     await page.goto(`${app}instances/${demo}/full-audit`);
     await page.locator('[data-finding-id]').first().waitFor();
     const total = (await api('/audit/full-audit/list', { instance_id: demo, limit: 1 })).total;
-    await expect(page.getByText(new RegExp(`of ${total}$`)).count()).resolves.toBe(1);
+    await page.getByText(new RegExp(`of ${total}$`)).waitFor();
     await look('full-audit');
     await page.locator('[data-finding-id] a').first().click();
     await page.locator('[data-value-group]').first().waitFor();
@@ -206,7 +208,8 @@ describe('expert web app (headless Chromium, standalone service with its demo)',
     await page.getByText('This conflict is closed.').waitFor();
     await page.getByRole('link', { name: '← All findings' }).click();
     await page.locator('[data-finding-id]').first().waitFor();
-    await expect(page.getByText(new RegExp(`of ${total - 1}$`)).count()).resolves.toBe(1);
+    // The list refetched after the ignore: one finding fewer.
+    await page.getByText(new RegExp(`of ${total - 1}$`)).waitFor();
   });
 
   it('speaks French: the dashboard and a question conflict', async () => {
@@ -239,10 +242,14 @@ describe('expert web app (headless Chromium, standalone service with its demo)',
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.waitForURL(app);
     await page.getByRole('heading', { level: 1, name: 'Your audit instances' }).waitFor();
-    // The session ends elsewhere (revoked, expired): the next call is refused and the renewal too.
-    await context.clearCookies();
     await page.getByRole('link', { name: 'Demo repository' }).first().click();
-    await page.waitForURL(new RegExp(`^${service.urls.auth}/auth/login\\?next=`));
+    await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
+    // The session ends elsewhere (revoked, expired) while the overview is open: its next call (a poll, or the
+    // refetch when the window gets the focus back) is refused, the renewal too, and the user is sent to sign in
+    // with a way back to the page they were on.
+    await context.clearCookies();
+    await page.evaluate(() => window.dispatchEvent(new Event('focus')));
+    await page.waitForURL(new RegExp(`^${service.urls.auth}/auth/login\\?next=`), { timeout: 30000 });
     expect(decodeURIComponent(new URL(page.url()).searchParams.get('next') ?? '')).toBe(`${app}instances/${demo}`);
   });
 });
