@@ -248,7 +248,7 @@ describe('expert web app (headless Chromium, standalone service with its demo)',
     // refetch when the window gets the focus back) is refused, the renewal too, and the user is sent to sign in
     // with a way back to the page they were on.
     await context.clearCookies();
-    await page.evaluate(() => window.dispatchEvent(new Event('focus')));
+    await page.evaluate("window.dispatchEvent(new Event('focus'))");
     await page.waitForURL(new RegExp(`^${service.urls.auth}/auth/login\\?next=`), { timeout: 30000 });
     expect(decodeURIComponent(new URL(page.url()).searchParams.get('next') ?? '')).toBe(`${app}instances/${demo}`);
   });

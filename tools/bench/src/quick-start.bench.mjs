@@ -4,12 +4,14 @@
 //
 //   node tools/bench/src/quick-start.bench.mjs
 //   BENCH_RUNS=1 BENCH_PORT_BASE=4000 node tools/bench/src/quick-start.bench.mjs
+//   BENCH_REF=<commit> node tools/bench/src/quick-start.bench.mjs      (another commit, to compare)
 //
-// Each run: `git clone` of the committed HEAD into a temporary directory (uncommitted changes are not measured),
+// Each run: `git clone` of the committed HEAD (or BENCH_REF) into a temporary directory (uncommitted changes are not measured),
 // node_modules linked to this one's (the README's `npm install` is not timed), then
 //   1. first start: `npm start` (build, embedded database created under ./.data, demo repository ingested);
-//      timed: every app's /health/ready answering 200 (each, and all), the admin key printed, the demo's
-//      full-audit findings listed (`have-to-show` says `show` and `/audit/full-audit/list` has items);
+//      timed: every app's /health/ready answering 200 (each, and all), the admin key printed, the demo's mandatory
+//      questions analysed (none PENDING or ANALYZING), its full-audit findings listed (`have-to-show` says `show`
+//      and `/audit/full-audit/list` has items);
 //   2. SIGINT, then a restart: `npm start` again (nothing to build, the database kept), the same times.
 // The service's own log gives the phases in between (the build, the process up to its first line, the database
 // opened, the apps listening, the demo created, the first full scan judged). Prints a Markdown table and writes
@@ -30,6 +32,8 @@ const settings = {
   portBase: envNumber('BENCH_PORT_BASE', 3000, { min: 1024, max: 65000, integer: true }),
   /** Give up on a start (ready, findings) after this many seconds. */
   timeoutS: envNumber('BENCH_TIMEOUT_S', 240, { min: 10, max: 3600 }),
+  /** What the clones check out (a commit, a branch): HEAD by default, another to compare. */
+  ref: process.env.BENCH_REF || 'HEAD',
   /** Keep the clones (their .data and logs) for a look afterwards. */
   keep: process.env.BENCH_KEEP === '1',
 };
@@ -136,7 +140,7 @@ async function startOnce(dir, label, { expectDemo }) {
     if (exited) throw new Error(`${label}: npm start exited (${JSON.stringify(exited)}):\n${output.toString().slice(-3000)}`);
     if (performance.now() > deadline) throw new Error(`${label}: not done within ${settings.timeoutS} s:\n${output.toString().slice(-3000)}`);
   };
-  const result = { ready_s: {}, all_ready_s: null, admin_key_s: null, findings_s: null, findings: null };
+  const result = { ready_s: {}, all_ready_s: null, admin_key_s: null, questions_s: null, findings_s: null, findings: null };
   try {
     // Readiness of every app, polled every 100 ms.
     const pending = new Set(APPS);
@@ -169,14 +173,21 @@ async function startOnce(dir, label, { expectDemo }) {
         instanceId = listed.body?.response?.items?.find((i) => i.name === 'Demo repository')?.instance_id ?? null;
         if (!instanceId) continue;
       }
-      const shown = await call('POST', `${audit}/audit/full-audit/have-to-show`, { instance_id: instanceId }, key);
-      if (shown.status !== 200 || !shown.body.response.show) continue;
-      const findings = await call('POST', `${audit}/audit/full-audit/list`, { instance_id: instanceId, limit: 100 }, key);
-      if (findings.status === 200 && findings.body.response.items.length > 0) {
-        result.findings_s = seconds();
-        result.findings = findings.body.response.total ?? findings.body.response.items.length;
-        break;
+      if (result.questions_s === null) {
+        // The demo's mandatory questions, once none is still waiting for its analysis.
+        const questions = await call('POST', `${audit}/audit/mandatory-question/list`, { instance_id: instanceId }, key);
+        const items = questions.body?.response?.items ?? [];
+        if (questions.status === 200 && items.length > 0 && items.every((q) => q.state !== 'PENDING' && q.state !== 'ANALYZING')) result.questions_s = seconds();
       }
+      if (result.findings_s === null) {
+        const shown = await call('POST', `${audit}/audit/full-audit/have-to-show`, { instance_id: instanceId }, key);
+        const findings = shown.status === 200 && shown.body.response.show ? await call('POST', `${audit}/audit/full-audit/list`, { instance_id: instanceId, limit: 100 }, key) : null;
+        if (findings?.status === 200 && findings.body.response.items.length > 0) {
+          result.findings_s = seconds();
+          result.findings = findings.body.response.total ?? findings.body.response.items.length;
+        }
+      }
+      if (result.questions_s !== null && result.findings_s !== null) break;
     }
     process.stderr.write(`${label}: ${result.findings} findings listed at ${result.findings_s} s\n`);
     result.service_rss_mb = Object.fromEntries(descendants(child.pid).filter((p) => readFileSync(`/proc/${p}/cmdline`, 'utf8').includes('standalone')).map((p) => [p, rssMbOf(p)]));
@@ -211,6 +222,7 @@ async function oneRun(index) {
   const dir = mkdtempSync(join(tmpdir(), 'quick-start-'));
   try {
     execFileSync('git', ['clone', '-q', ROOT, dir], { stdio: 'inherit' });
+    execFileSync('git', ['checkout', '-q', settings.ref], { cwd: dir, stdio: 'inherit' });
     symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
     const first = await startOnce(dir, `[run ${index}] first start`, { expectDemo: {} });
     const restart = await startOnce(dir, `[run ${index}] restart`, { expectDemo: { key: first.key } });
@@ -223,13 +235,13 @@ async function oneRun(index) {
 function markdownTable(runs) {
   const f = (v) => (v === null || v === undefined ? '–' : String(v));
   const lines = [
-    '| Run | Start | build s | first log line s | database open s | all ready s | demo created s | first scan judged s | findings listed s (n) | other cores | load 1 min before / after |',
-    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|',
+    '| Run | Start | build s | first log line s | database open s | all ready s | demo created s | questions analysed s | first scan judged s | findings listed s (n) | other cores | load 1 min before / after |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|',
   ];
   for (const r of runs) {
     for (const [name, s] of [['first', r.first_start], ['restart', r.restart]]) {
       const p = s.phases;
-      lines.push(`| ${r.run} | ${name} | ${f(p.build_s)} | ${f(p.first_log_line_s)} | ${f(p.database_open_s)} | **${f(s.all_ready_s)}** | ${f(p.demo_created_s)} | ${f(p.first_scan_judged_s)} | **${f(s.findings_s)}** (${f(s.findings)}) | ${f(s.cpu.other_cores)} | ${f(s.cpu.load_average_1m_before)} / ${f(s.cpu.load_average_1m_after)} |`);
+      lines.push(`| ${r.run} | ${name} | ${f(p.build_s)} | ${f(p.first_log_line_s)} | ${f(p.database_open_s)} | **${f(s.all_ready_s)}** | ${f(p.demo_created_s)} | ${f(s.questions_s)} | ${f(p.first_scan_judged_s)} | **${f(s.findings_s)}** (${f(s.findings)}) | ${f(s.cpu.other_cores)} | ${f(s.cpu.load_average_1m_before)} / ${f(s.cpu.load_average_1m_after)} |`);
     }
   }
   return lines.join('\n');
@@ -249,10 +261,11 @@ async function main() {
     started_at: startedAt.toISOString(),
     finished_at: new Date().toISOString(),
     git_commit: gitCommit(),
-    settings: { runs: settings.runs, port_base: settings.portBase, timeout_s: settings.timeoutS },
+    settings: { runs: settings.runs, port_base: settings.portBase, timeout_s: settings.timeoutS, ref: settings.ref, commit: execFileSync('git', ['rev-parse', '--short', settings.ref], { cwd: ROOT }).toString().trim() },
     goals: { first_start_ready_s: 20, restart_ready_s: 15, first_start_findings_s: 60 },
     summary: {
       first_start_ready_s: summary((r) => r.first_start.all_ready_s),
+      first_start_questions_s: summary((r) => r.first_start.questions_s),
       first_start_findings_s: summary((r) => r.first_start.findings_s),
       restart_ready_s: summary((r) => r.restart.all_ready_s),
     },
