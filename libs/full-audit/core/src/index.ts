@@ -14,3 +14,5 @@ export * from './judge/claim-judge';
 export * from './judge/contradiction-finder';
 export * from './claim-reader';
 export * from './judge/claim-judge-prompt';
+export * from './discovery/statement-extractor';
+export * from './discovery/statement-extractor-prompt';
