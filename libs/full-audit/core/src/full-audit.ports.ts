@@ -1,6 +1,7 @@
 import type { Page, PageRequest } from '@svc/kernel';
 import type { Claim } from '@svc/text';
 import type { FullAuditConflict, FullAuditExcerpt, FullAuditFinding, FullAuditState, LinkedQuestion } from './full-audit-conflict';
+import type { ModelStatement } from './discovery/statement-extractor';
 
 /** Which documents the caller may see: all, or only these (the owner-visibility rule). */
 export type Visible = 'all' | string[];
@@ -55,6 +56,8 @@ export interface DocumentClaims {
   /** The content version they were read from, and the claim reader's version (`claims-v<n>:<content hash>`). */
   contentHash: string;
   claims: Claim[];
+  /** With a model configured: the statements the model read in it, grounded (issue 24 item 3); absent or null offline. */
+  statements?: ModelStatement[] | null;
   /** When the content they were read from last changed (not when they were last read). */
   changedAt: Date;
 }

@@ -16,3 +16,4 @@ export * from './claim-reader';
 export * from './judge/claim-judge-prompt';
 export * from './discovery/statement-extractor';
 export * from './discovery/statement-extractor-prompt';
+export * from './discovery/discovery.ports';

@@ -170,3 +170,45 @@ export class AddFindingPairs1763700002100 implements MigrationInterface {
     await q.query(`ALTER TABLE full_audit.conflicts DROP COLUMN pairs`);
   }
 }
+
+/**
+ * Model-led discovery (issue 24 item 3, ADR 0048): the model's statements per passage content, model and prompt
+ * version (a rescan of an unchanged repository calls the model for nothing); each document's grounded statements
+ * beside its rule-based claims; the model's verdicts on candidate pairs with the content versions they were
+ * judged on; and what the model cost each scan, against its budget.
+ */
+export class AddModelDiscovery1763700002200 implements MigrationInterface {
+  name = 'AddModelDiscovery1763700002200';
+
+  async up(q: QueryRunner): Promise<void> {
+    await q.query(`CREATE TABLE full_audit.statement_cache (
+      instance_id text NOT NULL REFERENCES workspace.audit_instances(id) ON DELETE CASCADE,
+      content_hash text NOT NULL,
+      extractor text NOT NULL,
+      statements jsonb NOT NULL,
+      read_at timestamptz NOT NULL,
+      PRIMARY KEY (instance_id, extractor, content_hash))`);
+    await q.query(`ALTER TABLE full_audit.document_claims ADD COLUMN model_statements jsonb`);
+    await q.query(`CREATE TABLE full_audit.model_verdicts (
+      instance_id text NOT NULL REFERENCES workspace.audit_instances(id) ON DELETE CASCADE,
+      fingerprint text NOT NULL,
+      contradiction boolean NOT NULL,
+      title text NOT NULL,
+      explanation text NOT NULL,
+      question text NOT NULL,
+      content_hashes jsonb NOT NULL,
+      judged_at timestamptz NOT NULL,
+      PRIMARY KEY (instance_id, fingerprint))`);
+    await q.query(`ALTER TABLE full_audit.scans ADD COLUMN model_calls integer NOT NULL DEFAULT 0`);
+    await q.query(`ALTER TABLE full_audit.scans ADD COLUMN model_input_tokens bigint NOT NULL DEFAULT 0`);
+    await q.query(`ALTER TABLE full_audit.scans ADD COLUMN model_output_tokens bigint NOT NULL DEFAULT 0`);
+    await q.query(`ALTER TABLE full_audit.scans ADD COLUMN model_stopped text CHECK (model_stopped IN ('budget', 'outage'))`);
+  }
+
+  async down(q: QueryRunner): Promise<void> {
+    for (const column of ['model_stopped', 'model_output_tokens', 'model_input_tokens', 'model_calls']) await q.query(`ALTER TABLE full_audit.scans DROP COLUMN ${column}`);
+    await q.query(`DROP TABLE full_audit.model_verdicts`);
+    await q.query(`ALTER TABLE full_audit.document_claims DROP COLUMN model_statements`);
+    await q.query(`DROP TABLE full_audit.statement_cache`);
+  }
+}

@@ -246,13 +246,15 @@ interface ClaimsRow {
   document_id: string;
   content_hash: string;
   claims: DocumentClaims['claims'];
+  model_statements: DocumentClaims['statements'];
   changed_at: Date;
 }
 
 /** Documents per statement when all the claims are read (about 10 claims, 10 kB of JSON, each). */
 const CLAIMS_PAGE = 100;
 
-const toDocumentClaims = (r: ClaimsRow): DocumentClaims => ({ documentId: r.document_id, contentHash: r.content_hash, claims: r.claims, changedAt: r.changed_at });
+// Offline (no model statements) a document reads as it always did.
+const toDocumentClaims = (r: ClaimsRow): DocumentClaims => ({ documentId: r.document_id, contentHash: r.content_hash, claims: r.claims, ...(r.model_statements ? { statements: r.model_statements } : {}), changedAt: r.changed_at });
 
 @Injectable()
 export class TypeOrmClaimStore extends ClaimStore {
@@ -274,10 +276,19 @@ export class TypeOrmClaimStore extends ClaimStore {
     if (documents.length === 0) return;
     const ids = documents.map((d) => d.documentId);
     await this.q(
-      `INSERT INTO full_audit.document_claims (instance_id, document_id, content_hash, claims, claim_count, changed_at)
-       SELECT $1, d, h, c::jsonb, n, t FROM unnest($2::text[], $3::text[], $4::text[], $5::int[], $6::timestamptz[]) AS u(d, h, c, n, t)
-       ON CONFLICT (instance_id, document_id) DO UPDATE SET content_hash = EXCLUDED.content_hash, claims = EXCLUDED.claims, claim_count = EXCLUDED.claim_count, changed_at = EXCLUDED.changed_at`,
-      [instanceId, ids, documents.map((d) => d.contentHash), documents.map((d) => JSON.stringify(d.claims)), documents.map((d) => d.claims.length), documents.map((d) => d.changedAt)],
+      `INSERT INTO full_audit.document_claims (instance_id, document_id, content_hash, claims, claim_count, changed_at, model_statements)
+       SELECT $1, d, h, c::jsonb, n, t, m::jsonb FROM unnest($2::text[], $3::text[], $4::text[], $5::int[], $6::timestamptz[], $7::text[]) AS u(d, h, c, n, t, m)
+       ON CONFLICT (instance_id, document_id) DO UPDATE SET content_hash = EXCLUDED.content_hash, claims = EXCLUDED.claims, claim_count = EXCLUDED.claim_count, changed_at = EXCLUDED.changed_at,
+         model_statements = EXCLUDED.model_statements`,
+      [
+        instanceId,
+        ids,
+        documents.map((d) => d.contentHash),
+        documents.map((d) => JSON.stringify(d.claims)),
+        documents.map((d) => d.claims.length),
+        documents.map((d) => d.changedAt),
+        documents.map((d) => (d.statements ? JSON.stringify(d.statements) : null)),
+      ],
     );
     await this.q(`DELETE FROM full_audit.claim_blocks WHERE instance_id = $1 AND document_id = ANY($2::text[])`, [instanceId, ids]);
     const rows: { documentId: string; attribute: string; stem: string; claims: number }[] = [];
@@ -314,7 +325,7 @@ export class TypeOrmClaimStore extends ClaimStore {
     const documents: DocumentClaims[] = [];
     for (let after = ''; ; ) {
       const rows = await this.q<ClaimsRow>(
-        `SELECT document_id, content_hash, claims, changed_at FROM full_audit.document_claims WHERE instance_id = $1 AND document_id > $2 ORDER BY document_id LIMIT $3`,
+        `SELECT document_id, content_hash, claims, model_statements, changed_at FROM full_audit.document_claims WHERE instance_id = $1 AND document_id > $2 ORDER BY document_id LIMIT $3`,
         [instanceId, after, CLAIMS_PAGE],
       );
       documents.push(...rows.map(toDocumentClaims));
@@ -325,7 +336,7 @@ export class TypeOrmClaimStore extends ClaimStore {
 
   async ofDocuments(instanceId: string, documentIds: string[]): Promise<DocumentClaims[]> {
     if (documentIds.length === 0) return [];
-    const rows = await this.q<ClaimsRow>(`SELECT document_id, content_hash, claims, changed_at FROM full_audit.document_claims WHERE instance_id = $1 AND document_id = ANY($2) ORDER BY document_id`, [instanceId, documentIds]);
+    const rows = await this.q<ClaimsRow>(`SELECT document_id, content_hash, claims, model_statements, changed_at FROM full_audit.document_claims WHERE instance_id = $1 AND document_id = ANY($2) ORDER BY document_id`, [instanceId, documentIds]);
     return rows.map(toDocumentClaims);
   }
 
