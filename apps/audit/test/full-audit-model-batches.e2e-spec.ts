@@ -41,6 +41,8 @@ describe.each<ServiceMode>(['embedded', 'distributed'])('full audit with the mod
       ANTHROPIC_API_KEY: 'sk-ant-test-key',
       ANTHROPIC_BASE_URL: url,
       FULL_AUDIT_MODEL_BATCH_MIN: '1',
+      // Model-led discovery (ADR 0048) would send the full audit's own calls to this server; this test is about another path.
+      FULL_AUDIT_MODEL_DISCOVERY: 'off',
       FULL_AUDIT_MODEL_BATCH_POLL_SECONDS: '1',
       FULL_AUDIT_SETTLE_SECONDS: '1',
       FULL_AUDIT_SWEEP_SECONDS: '1',

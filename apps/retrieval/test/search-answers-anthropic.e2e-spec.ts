@@ -30,6 +30,8 @@ describe.each<ServiceMode>(['embedded', 'distributed'])('search answers through 
     service = await startService(mode, {
       BOOTSTRAP_ADMIN_API_KEY: adminKey,
       LLM_PROVIDER: 'anthropic',
+      // Model-led discovery (ADR 0048) would send the full audit's own calls to this server; this test is about another path.
+      FULL_AUDIT_MODEL_DISCOVERY: 'off',
       ANTHROPIC_API_KEY: llmKey,
       ANTHROPIC_BASE_URL: baseUrl,
       ANTHROPIC_MODEL: 'claude-sonnet-4-6',

@@ -84,6 +84,8 @@ export abstract class ClaimStore {
   abstract remove(instanceId: string, documentIds: string[]): Promise<void>;
   abstract all(instanceId: string): Promise<DocumentClaims[]>;
   abstract ofDocuments(instanceId: string, documentIds: string[]): Promise<DocumentClaims[]>;
+  /** The model's statements of every document that has some (model-led discovery's incremental judgement compares across the repository). */
+  abstract withStatements(instanceId: string): Promise<Pick<DocumentClaims, 'documentId' | 'contentHash' | 'statements'>[]>;
   /** The instance's claim count, and how many claims each of these stems appears in. */
   abstract statistics(instanceId: string, stems: string[]): Promise<{ claims: number; documentFrequency: Map<string, number> }>;
   /** How many claims each of these blocks holds over the instance. */

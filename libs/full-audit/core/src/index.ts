@@ -17,3 +17,6 @@ export * from './judge/claim-judge-prompt';
 export * from './discovery/statement-extractor';
 export * from './discovery/statement-extractor-prompt';
 export * from './discovery/discovery.ports';
+export * from './discovery/discovery-candidates';
+export * from './discovery/discovery-judge';
+export * from './discovery/model-discovery';

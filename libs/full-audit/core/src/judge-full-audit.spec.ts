@@ -9,6 +9,7 @@ import type { ScanStep } from './scan-plan';
 import { FullAuditSettings } from './scan-settings';
 import type { ScanStepWriter } from './scan-step-writer';
 import { JudgeFullAudit } from './scan.use-cases';
+import { ModelDiscovery } from './discovery/model-discovery';
 
 /** Three documents, two contradictions (refunds, delivery), judged as a full scan over small in-memory ports. */
 function documents(): DocumentClaims[] {
@@ -20,7 +21,7 @@ function documents(): DocumentClaims[] {
   ];
 }
 
-function setup(options: { batches: boolean; submit?: () => Promise<string>; rejected?: (f: FullAuditFinding) => boolean; pending?: string[]; rejections?: Map<string, Record<string, string>> }) {
+function setup(options: { batches: boolean; submit?: () => Promise<string>; rejected?: (f: FullAuditFinding) => boolean; pending?: string[]; rejections?: Map<string, Record<string, string>>; discovered?: FullAuditFinding[] }) {
   const judged: string[][] = [];
   const submitted: string[][] = [];
   const added: PendingModelBatch[] = [];
@@ -51,7 +52,10 @@ function setup(options: { batches: boolean; submit?: () => Promise<string>; reje
   const steps = { facts: async () => ({ step: 'RUNNING_PHASE', organizationId: 'org_1' }) } as unknown as GetInstanceStep;
   const clock = { now: () => new Date('2026-11-26T12:00:00Z') } as Clock;
   const uow = { run: <T>(work: () => Promise<T>) => work() } as UnitOfWork;
-  const use = new JudgeFullAudit(steps, scans, claims, conflicts, source, judge, batches, rejections, writer, new FullAuditSettings(24, 25, 60, 2, 60), jobs, clock, uow, new InlineContradictionFinder());
+  const discovery = options.discovered
+    ? ({ enabled: true, findings: async () => ({ findings: options.discovered, judged: options.discovered!.length, pending: 0 }) } as unknown as ModelDiscovery)
+    : ModelDiscovery.offline();
+  const use = new JudgeFullAudit(steps, scans, claims, conflicts, source, judge, batches, rejections, writer, new FullAuditSettings(24, 25, 60, 2, 60), jobs, clock, uow, new InlineContradictionFinder(), discovery);
   const inserted = () => written.flatMap((s) => (s.kind === 'insert' ? [s.finding] : []));
   return { run: () => use.execute({ instanceId: 'ki_1' }), judged, submitted, added, recorded, inserted, queued };
 }
@@ -97,5 +101,17 @@ describe('JudgeFullAudit: what a full judgement asks of the model', () => {
     const changed = setup({ batches: false, rejections: new Map([[deliveryFingerprint, { kd_a: 'h-kd_a', kd_c: 'an older version' }]]) });
     await changed.run();
     expect(changed.judged[0]).toHaveLength(2);
+  });
+
+  it("with model-led discovery: the model's own finding is raised beside the rule-based ones without being sent to the judge again; one a rule-based finding holds is not raised twice", async () => {
+    const excerpt = (documentId: string, node: string, value: string) => ({ semanticNodeId: node, documentId, documentName: `${documentId}.md`, documentUrl: null, text: `The return window is ${value}.`, start: 0, end: 5, value, valueKey: value, scope: [] });
+    const byModel: FullAuditFinding = { fingerprint: 'm1', pairs: [{ fingerprint: 'm1', documentIds: ['kd_b', 'kd_c'] }], attribute: 'duration', subject: 'Return window', explanation: 'x', compagnonQuestions: ['Which?'], excerpts: [excerpt('kd_b', 'kd_b#9', '30 days'), excerpt('kd_c', 'kd_c#9', '60 days')], documentIds: ['kd_b', 'kd_c'] };
+    // The same passages as the rule-based refund finding (kd_a#0 and kd_b#0): that finding, seen by the model too.
+    const sameAsRules: FullAuditFinding = { ...byModel, fingerprint: 'm2', pairs: [{ fingerprint: 'm2', documentIds: ['kd_a', 'kd_b'] }], excerpts: [excerpt('kd_a', 'kd_a#0', '30 days'), excerpt('kd_b', 'kd_b#0', '14 days')], documentIds: ['kd_a', 'kd_b'] };
+    const t = setup({ batches: false, discovered: [byModel, sameAsRules] });
+    expect(await t.run()).toMatch(/3 found.*1 by the model/u);
+    expect(t.inserted().map((f) => f.subject).sort()).toEqual(['Return window', expect.stringMatching(/refund/u), expect.stringMatching(/parcel/u)]);
+    // The judge saw the two rule-based candidates only.
+    expect(t.judged.map((subjects) => subjects.sort())).toEqual([[expect.stringMatching(/refund/u), expect.stringMatching(/parcel/u)]]);
   });
 });

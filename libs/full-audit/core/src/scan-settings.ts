@@ -74,10 +74,13 @@ export const collectJob = (batchId: string, delayMs: number) => ({ dedupeKey: `f
 export const settleJob = (instanceId: string, seconds: number) => ({ dedupeKey: `full-audit.settle:${instanceId}`, delayMs: seconds * 1000 });
 /**
  * What the stored claims were read from: the document's content, the claim reader's version and, with
- * vector-neighbour blocking, the embedding model their signatures come from (a new reader, a new model
- * or blocking turned on or off reads every document again at the next full scan).
+ * vector-neighbour blocking, the embedding model their signatures come from, and with model-led discovery the
+ * statement extractor's model and prompt version, given only when every passage was read (a new reader, a new
+ * model, blocking or discovery turned on or off, or a document the model did not finish reads it again at the
+ * next full scan; offline the version is as it always was).
  */
-export const claimsVersionOf = (contentHash: string, vectorModel: string | null): string => `claims-v${CLAIMS_VERSION}${vectorModel ? `+${vectorModel}` : ''}:${contentHash}`;
+export const claimsVersionOf = (contentHash: string, vectorModel: string | null, discovery: string | null = null): string =>
+  `claims-v${CLAIMS_VERSION}${vectorModel ? `+${vectorModel}` : ''}${discovery ? `+statements=${discovery}` : ''}:${contentHash}`;
 
 /** The content hash part of a stored claims version (`claimsVersionOf`): what a verdict on the documents depends on. */
 export const contentOfVersion = (version: string): string => version.slice(version.lastIndexOf(':') + 1);

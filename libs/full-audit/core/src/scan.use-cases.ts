@@ -12,6 +12,7 @@ import { ContradictionFinder } from './judge/contradiction-finder';
 import { planScan } from './scan-plan';
 import { claimsVersionOf, collectJob, FULL_AUDIT_SCAN, FullAuditSettings, judgeJob, scanJob, settleDue, settleJob } from './scan-settings';
 import { raisedBy, ScanStepWriter } from './scan-step-writer';
+import { ModelDiscovery } from './discovery/model-discovery';
 
 /**
  * A full scan (job `full-audit.scan`): in RUNNING_PHASE, unless one runs already, records the scan and
@@ -110,6 +111,7 @@ export class ExtractClaims {
     private readonly clock: Clock,
     private readonly uow: UnitOfWork,
     private readonly reader: ClaimReader,
+    private readonly discovery: ModelDiscovery,
   ) {}
 
   async execute(payload: FullAuditExtractPayload): Promise<string> {
@@ -118,11 +120,18 @@ export class ExtractClaims {
     const documents = await this.source.read(instanceId, documentIds, { vectors });
     const known = await this.claims.contentHashes(instanceId, documentIds);
     const now = this.clock.now();
-    const versionOf = (document: (typeof documents)[number]) => claimsVersionOf(document.contentHash, vectors ? (document.vectorModel ?? null) : null);
+    const versionOf = (document: (typeof documents)[number], discovery = this.discovery.version) => claimsVersionOf(document.contentHash, vectors ? (document.vectorModel ?? null) : null, discovery);
     const changedDocuments = documents.filter((document) => known.get(document.id) !== versionOf(document));
     // CPU work of up to seconds for a chunk: the reader may run it off the thread that serves requests.
     const claimsRead = await this.reader.read(changedDocuments);
-    const read: DocumentClaims[] = changedDocuments.map((document, i) => ({ documentId: document.id, contentHash: versionOf(document), claims: claimsRead[i], changedAt: now }));
+    // With a model configured, its statements too (cached by passage; within the scan's budget): a document it did not
+    // finish keeps the version of an offline reading, so the next scan reads it again (what was read costs nothing then).
+    const readings = this.discovery.enabled ? await this.discovery.read(instanceId, payload.scan?.id ?? null, changedDocuments) : null;
+    const read: DocumentClaims[] = changedDocuments.map((document, i) => {
+      const reading = readings?.get(document.id);
+      const contentHash = reading && !reading.complete ? versionOf(document, null) : versionOf(document);
+      return { documentId: document.id, contentHash, claims: claimsRead[i], ...(reading ? { statements: reading.statements } : {}), changedAt: now };
+    });
     const gone = documentIds.filter((id) => known.has(id) && !documents.some((d) => d.id === id));
     const changed = [...read.map((r) => r.documentId), ...gone];
     await this.uow.run(async () => {
@@ -194,6 +203,7 @@ export class JudgeFullAudit {
     private readonly clock: Clock,
     private readonly uow: UnitOfWork,
     private readonly contradictions: ContradictionFinder,
+    private readonly discovery: ModelDiscovery,
   ) {}
 
   async execute(payload: FullAuditJudgePayload): Promise<string> {
@@ -205,7 +215,7 @@ export class JudgeFullAudit {
       const done = await this.scans.chunksDone(scan.id);
       if (done < scan.chunks) return `waiting ${done}/${scan.chunks}`;
       const startedAt = this.clock.now();
-      const result = await this.judge(instanceId, facts.organizationId, null);
+      const result = await this.judge(instanceId, facts.organizationId, null, scan.id);
       await this.uow.run(async () => {
         await this.claims.clearDirty(instanceId, startedAt);
         await this.claims.resetDrift(instanceId);
@@ -219,7 +229,7 @@ export class JudgeFullAudit {
       const dirty = await this.claims.dirty(instanceId);
       if (dirty.length === 0) break;
       const upTo = new Date(Math.max(...dirty.map((d) => d.markedAt.getTime())));
-      const result = await this.judge(instanceId, facts.organizationId, new Set(dirty.map((d) => d.documentId)));
+      const result = await this.judge(instanceId, facts.organizationId, new Set(dirty.map((d) => d.documentId)), null);
       // The documents judged count towards the next settle in the transaction that clears their marks.
       drift = await this.uow.run(async () => {
         await this.claims.clearDirty(instanceId, upTo);
@@ -234,7 +244,7 @@ export class JudgeFullAudit {
     return outcomes.join('; ') || 'nothing_changed';
   }
 
-  private async judge(instanceId: string, organizationId: string, touching: Set<string> | null): Promise<{ found: number; summary: string }> {
+  private async judge(instanceId: string, organizationId: string, touching: Set<string> | null, scanId: string | null): Promise<{ found: number; summary: string }> {
     const { documents: all, statistics, blockSizes } = await this.claimsToJudge(instanceId, touching);
     const vectorBand = this.settings.vectorBand ?? undefined;
     // Seconds of CPU on a large repository: the finder may run it off the thread that serves requests.
@@ -242,22 +252,35 @@ export class JudgeFullAudit {
     const names = await this.namesOf([...new Set(contradictions.flatMap((c) => c.claims.map((claim) => claim.documentId)))], instanceId);
     // One finding per disagreement, however many documents state its subject (ADR 0046).
     const findings = groupContradictions(contradictions).map((d) => findingOf(d, names));
+    // With a model configured, the disagreements it finds in its own statements, judged by it (issue 24 item 3).
+    const discovery = this.discovery.enabled
+      ? await this.discovery.findings(instanceId, scanId, touching ? await this.claims.withStatements(instanceId) : all, touching, (ids) => this.namesOf(ids, instanceId))
+      : null;
+    const discovered = discovery ? notFoundByRules(discovery.findings, findings) : [];
+    const byModel = new Set(discovered.flatMap((f) => f.pairs.map((p) => p.fingerprint)));
     const existing = await this.conflicts.inScope(instanceId, touching ? [...touching] : null);
-    const planned = planScan(existing, findings, changedAtOf(all), touching);
+    const planned = planScan(existing, [...findings, ...discovered], changedAtOf(all), touching);
     // The model (when configured) confirms what would be raised: new findings and those coming back; the others were raised before.
     // A full judgement leaves the candidates awaiting a batch's verdicts to that batch.
     const pending = touching ? new Set<string>() : await this.batches.pendingFingerprints(instanceId);
     const raised = planned.map(raisedBy).filter((f): f is FullAuditFinding => f !== null && !pending.has(f.fingerprint));
     const versions = new Map(all.map((d) => [d.documentId, d.contentHash]));
-    const { confirmed, batched } = await this.verdicts(instanceId, raised, touching === null, versions);
+    // The model's own findings are its verdicts already: they are not sent to it again.
+    const fromModel = (f: FullAuditFinding) => f.pairs.length > 0 && f.pairs.every((p) => byModel.has(p.fingerprint));
+    const { confirmed, batched } = await this.verdicts(instanceId, raised.filter((f) => !fromModel(f)), touching === null, versions);
+    for (const f of raised) if (fromModel(f)) confirmed.add(f.fingerprint);
     const steps = planned.filter((step) => {
       const finding = raisedBy(step);
       return !finding || confirmed.has(finding.fingerprint);
     });
     const counts = await this.writer.write(instanceId, organizationId, steps);
-    const summary = `${findings.length} found` + Object.entries(counts).map(([k, n]) => `, ${n} ${k}`).join('') + (batched ? `, ${batched.candidates} awaiting the model's batch ${batched.id}` : '');
+    const summary =
+      `${findings.length + discovered.length} found` +
+      Object.entries(counts).map(([k, n]) => `, ${n} ${k}`).join('') +
+      (batched ? `, ${batched.candidates} awaiting the model's batch ${batched.id}` : '') +
+      (discovery ? `, ${discovered.length} by the model (${discovery.judged} pairs judged, ${discovery.pending} left for the next scan)` : '');
     this.logger.log({ instanceId, touching: touching?.size ?? 'all', claims: all.reduce((n, d) => n + d.claims.length, 0), summary }, 'full-audit judgement recorded');
-    return { found: findings.length, summary };
+    return { found: findings.length + discovered.length, summary };
   }
 
   /**
@@ -367,4 +390,13 @@ export class SweepFullAudit {
     });
     return { judged: waiting.length, rescans: due.length, abandoned, polled: polled.length };
   }
+}
+
+/**
+ * The model's findings no rule-based finding already holds: one whose every statement's passage is among a single
+ * rule-based finding's passages is that finding seen again (the rule-based one stands, confirmed by the model's judge).
+ */
+export function notFoundByRules(discovered: readonly FullAuditFinding[], byRules: readonly FullAuditFinding[]): FullAuditFinding[] {
+  const passagesOf = byRules.map((f) => new Set(f.excerpts.map((e) => `${e.documentId}|${e.semanticNodeId}`)));
+  return discovered.filter((f) => !passagesOf.some((passages) => f.excerpts.every((e) => passages.has(`${e.documentId}|${e.semanticNodeId}`))));
 }

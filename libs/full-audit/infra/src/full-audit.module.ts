@@ -33,11 +33,19 @@ import {
   SweepFullAudit,
   vectorBandOf,
   VisibleFullAuditConflicts,
+  DiscoverySettings,
+  DiscoveryVerdicts,
+  ModelDiscovery,
+  ModelDiscoveryJudge,
+  ModelStatementExtractor,
+  ScanModelLedger,
+  StatementCache,
 } from '@svc/full-audit-core';
 import { QuestionConflictLinks, LocalScanSource } from './adapters';
 import { FullAuditController } from './full-audit.controller';
 import { FullAuditCollectJobHandler, FullAuditDocumentChangedJobHandler, FullAuditExtractJobHandler, FullAuditJudgeJobHandler, FullAuditScanJobHandler, FullAuditSweeper } from './full-audit.job-handlers';
 import { ClaimsThread, ThreadedClaimReader, ThreadedContradictionFinder } from './claims-thread';
+import { TypeOrmDiscoveryVerdicts, TypeOrmScanModelLedger, TypeOrmStatementCache } from './full-audit.discovery-stores';
 import { TypeOrmClaimStore, TypeOrmFullAuditConflictRepository, TypeOrmModelBatchStore, TypeOrmModelRejections, TypeOrmScanStore } from './full-audit.repositories';
 
 const USE_CASES = [
@@ -57,6 +65,7 @@ const USE_CASES = [
   ScanStepWriter,
   CollectModelBatch,
   SweepFullAudit,
+  ModelDiscovery,
 ];
 
 /**
@@ -85,6 +94,16 @@ export class FullAuditModule {
         { provide: ContradictionFinder, inject: [ClaimsThread], useFactory: (thread: ClaimsThread) => new ThreadedContradictionFinder(thread) },
         { provide: ClaimReader, inject: [ClaimsThread], useFactory: (thread: ClaimsThread) => new ThreadedClaimReader(thread) },
         { provide: ClaimJudge, inject: [LanguageModel], useFactory: (m: LanguageModel) => (m.configured ? new ModelClaimJudge(m) : new RuleBasedClaimJudge()) },
+        // With a model (and FULL_AUDIT_MODEL_DISCOVERY on), it also reads statements and judges pairs of its own (issue 24 item 3).
+        {
+          provide: DiscoverySettings,
+          inject: [LanguageModel, APP_CONFIG],
+          useFactory: (m: LanguageModel, c: AppConfig) =>
+            m.configured && c.FULL_AUDIT_MODEL_DISCOVERY === 'on' ? new DiscoverySettings(new ModelStatementExtractor(m), new ModelDiscoveryJudge(m), c.FULL_AUDIT_MODEL_BUDGET_CALLS) : new DiscoverySettings(null, null),
+        },
+        { provide: StatementCache, useClass: TypeOrmStatementCache },
+        { provide: DiscoveryVerdicts, useClass: TypeOrmDiscoveryVerdicts },
+        { provide: ScanModelLedger, useClass: TypeOrmScanModelLedger },
         { provide: FullAuditSettings, inject: [APP_CONFIG], useFactory: (c: AppConfig) => new FullAuditSettings(c.FULL_AUDIT_RESCAN_HOURS, c.FULL_AUDIT_CHUNK_DOCUMENTS, c.FULL_AUDIT_SETTLE_SECONDS, c.FULL_AUDIT_MODEL_BATCH_MIN, c.FULL_AUDIT_MODEL_BATCH_POLL_SECONDS, vectorBandOf(c.FULL_AUDIT_VECTOR_BAND, c.EMBEDDINGS_PROVIDER !== 'local')) },
         ...USE_CASES,
         ...(options.withJobHandlers ? [FullAuditScanJobHandler, FullAuditExtractJobHandler, FullAuditJudgeJobHandler, FullAuditCollectJobHandler, FullAuditDocumentChangedJobHandler, FullAuditSweeper] : []),

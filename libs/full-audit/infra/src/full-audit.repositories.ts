@@ -340,6 +340,20 @@ export class TypeOrmClaimStore extends ClaimStore {
     return rows.map(toDocumentClaims);
   }
 
+  async withStatements(instanceId: string): Promise<Pick<DocumentClaims, 'documentId' | 'contentHash' | 'statements'>[]> {
+    const documents: Pick<DocumentClaims, 'documentId' | 'contentHash' | 'statements'>[] = [];
+    for (let after = ''; ; ) {
+      const rows = await this.q<{ document_id: string; content_hash: string; model_statements: DocumentClaims['statements'] }>(
+        `SELECT document_id, content_hash, model_statements FROM full_audit.document_claims
+          WHERE instance_id = $1 AND document_id > $2 AND model_statements IS NOT NULL AND model_statements <> '[]'::jsonb ORDER BY document_id LIMIT $3`,
+        [instanceId, after, CLAIMS_PAGE],
+      );
+      documents.push(...rows.map((r) => ({ documentId: r.document_id, contentHash: r.content_hash, statements: r.model_statements })));
+      if (rows.length < CLAIMS_PAGE) return documents;
+      after = rows[rows.length - 1].document_id;
+    }
+  }
+
   async statistics(instanceId: string, stems: string[]): Promise<{ claims: number; documentFrequency: Map<string, number> }> {
     const [total] = await this.q<{ n: string | null }>(`SELECT sum(claim_count) AS n FROM full_audit.document_claims WHERE instance_id = $1`, [instanceId]);
     const rows = stems.length === 0 ? [] : await this.q<{ stem: string; n: string }>(`SELECT stem, sum(claims) AS n FROM full_audit.claim_blocks WHERE instance_id = $1 AND stem = ANY($2) GROUP BY stem`, [instanceId, stems]);

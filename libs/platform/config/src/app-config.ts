@@ -108,6 +108,18 @@ export const configSchema = z.object({
   /** Seconds between two polls of a batch submitted to the model (the sweep polls, so at most every FULL_AUDIT_SWEEP_SECONDS). */
   FULL_AUDIT_MODEL_BATCH_POLL_SECONDS: z.coerce.number().int().min(1).max(86400).default(60),
   /**
+   * Model-led discovery of the full audit (issue 24 item 3, ADR 0048), with LLM_PROVIDER set: the model reads each
+   * passage's statements, pairs them across documents and judges the pairs, so it may raise what no rule finds.
+   * `on` (the default with a model) or `off` (the model only confirms the rule-based candidates). No effect without a model.
+   */
+  FULL_AUDIT_MODEL_DISCOVERY: z.enum(['on', 'off']).default('on'),
+  /**
+   * Model calls one full-audit scan may make for discovery (statement extraction and judging pairs). Once spent, the
+   * scan completes with what it has and have-to-show says it stopped on the budget; the next scan resumes where it
+   * stopped (what was read or judged is cached, so it costs nothing again).
+   */
+  FULL_AUDIT_MODEL_BUDGET_CALLS: z.coerce.number().int().min(1).max(10_000_000).default(2000),
+  /**
    * Vector-neighbour blocking of the full audit (ANALYSIS.md §4.2, ADR 0042): `<min>-<max>`, the cosine band
    * within which two statements' passages are neighbours, compared even when the words they share are too
    * common to compare them by; nearer than max is near-identical text (left to the duplicates); `off`: words

@@ -33,6 +33,15 @@ export interface ModelStatement {
   span: string;
   start: number;
   end: number;
+  /** The span with the words around it in its passage (what the judge reads). */
+  context?: string;
+}
+
+/** The words around a span in its passage (at most about 300 characters each side). */
+export function contextOf(passage: string, s: Pick<ModelStatement, 'start' | 'end'>): string {
+  const from = Math.max(0, s.start - 300);
+  const to = Math.min(passage.length, s.end + 300);
+  return `${from > 0 ? '…' : ''}${passage.slice(from, to)}${to < passage.length ? '…' : ''}`;
 }
 
 /** A passage to read: its id (a semantic node), its text and what the prompt tells about it. */
@@ -142,6 +151,7 @@ export function groundedStatements(passages: readonly ExtractionPassage[], outpu
       span: passage.text.slice(at.start, at.end),
       start: at.start,
       end: at.end,
+      context: contextOf(passage.text, at),
     });
   }
   return { statements, dropped };
