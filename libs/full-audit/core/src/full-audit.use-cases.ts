@@ -8,6 +8,8 @@ import { concurrentFullAuditEdit, forbiddenFullAuditMove, fullAuditConflictNotFo
 import { FullAuditChanges, FullAuditConflictRepository, ModelBatchStore, ScanState, ScanStore, Visible } from './full-audit.ports';
 import { FullAuditMove, fullAuditTransition } from './full-audit.states';
 import { CompanionRecommendationView, FullAuditConflictView, FullAuditViews, isVisibleFullAudit, recommendationViewOf } from './full-audit-views';
+import { ScanModelLedger, ScanModelUsage } from './discovery/discovery.ports';
+import { DiscoverySettings } from './discovery/model-discovery';
 
 /** One conflict the caller may see, or 404 (BEHAVIOUR.md §3: a hidden conflict does not exist for them). */
 @Injectable()
@@ -103,12 +105,37 @@ export interface FullAuditScanProgress {
   started_at: string;
   finished_at: string | null;
   findings: number | null;
+  /** With model-led discovery only (absent offline): what the model cost the scan, against its budget. */
+  model?: ScanModelProgress;
+}
+
+/** What model-led discovery cost a scan so far, its budget, and the calls the whole scan is estimated to take. */
+export interface ScanModelProgress {
+  calls: number;
+  budget_calls: number;
+  input_tokens: number;
+  output_tokens: number;
+  /** `budget` or `outage` when the model work stopped before the end (the next scan resumes it); null otherwise. */
+  stopped: ScanModelUsage['stopped'];
+  /**
+   * While the documents are read: the calls so far scaled to every chunk (the judging's calls come on top); then
+   * the calls made. Capped by the budget.
+   */
+  estimated_calls: number;
+}
+
+/** The model's part of a scan's progress (pure). */
+export function scanModelProgress(usage: ScanModelUsage, budget: number, scan: { state: ScanState; chunks: number }, chunksDone: number): ScanModelProgress {
+  const reading = scan.state === 'RUNNING' && chunksDone > 0 && chunksDone < scan.chunks;
+  const estimate = reading ? Math.round((usage.calls * scan.chunks) / chunksDone) : usage.calls;
+  return { calls: usage.calls, budget_calls: budget, input_tokens: usage.inputTokens, output_tokens: usage.outputTokens, stopped: usage.stopped, estimated_calls: Math.min(estimate, budget) };
 }
 
 /**
  * `have-to-show` (BEHAVIOUR.md §6): `show` once the instance is in RUNNING_PHASE and one full scan has
  * completed; `scan` says how the running scan (else the last one) is progressing, null before any;
- * `awaiting_model` how many candidates await the model's verdicts in a batch (they are raised once confirmed).
+ * `awaiting_model` how many candidates await the model's verdicts in a batch (they are raised once confirmed). With
+ * model-led discovery, the scan's `model`: calls and tokens so far, the budget, why it stopped early, an estimate.
  */
 @Injectable()
 export class HaveToShowFullAudit {
@@ -116,22 +143,26 @@ export class HaveToShowFullAudit {
     private readonly steps: GetInstanceStep,
     private readonly scans: ScanStore,
     private readonly batches: ModelBatchStore,
+    private readonly discovery: DiscoverySettings,
+    private readonly ledger: ScanModelLedger,
   ) {}
 
   async execute(input: { access: AuditInstanceAccess }): Promise<{ show: boolean; scan: FullAuditScanProgress | null; awaiting_model: number }> {
     const { instanceId } = input.access;
     const [step, completed, running] = [await this.steps.execute(instanceId), await this.scans.lastCompleted(instanceId), await this.scans.running(instanceId)];
     const scan = running ?? completed;
+    const chunksDone = scan ? (scan.state === 'COMPLETED' ? scan.chunks : await this.scans.chunksDone(scan.id)) : 0;
     const progress: FullAuditScanProgress | null = scan
       ? {
           state: scan.state,
           reason: scan.reason,
           documents: scan.total,
           chunks: scan.chunks,
-          chunks_done: scan.state === 'COMPLETED' ? scan.chunks : await this.scans.chunksDone(scan.id),
+          chunks_done: chunksDone,
           started_at: scan.startedAt.toISOString(),
           finished_at: scan.finishedAt?.toISOString() ?? null,
           findings: scan.findings,
+          ...(this.discovery.enabled ? { model: scanModelProgress(await this.ledger.usage(scan.id), this.discovery.budgetCalls, scan, chunksDone) } : {}),
         }
       : null;
     return { show: step === 'RUNNING_PHASE' && completed !== null, scan: progress, awaiting_model: await this.batches.awaiting(instanceId) };

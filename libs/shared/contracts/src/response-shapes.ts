@@ -147,7 +147,20 @@ export const FULL_AUDIT_CONFLICT_VIEW = object({
 const FULL_AUDIT_SCAN_PROGRESS = {
   type: ['object', 'null'],
   required: ['state', 'reason', 'documents', 'chunks', 'chunks_done', 'started_at', 'finished_at', 'findings'],
-  properties: { state: { enum: ['RUNNING', 'COMPLETED', 'ABANDONED'] }, reason: { enum: ['instance', 'schedule', 'demand', 'settle'] }, documents: integer, chunks: integer, chunks_done: integer, started_at: dateTime, finished_at: nullableDateTime, findings: { type: ['integer', 'null'] } },
+  properties: {
+    state: { enum: ['RUNNING', 'COMPLETED', 'ABANDONED'] },
+    reason: { enum: ['instance', 'schedule', 'demand', 'settle'] },
+    documents: integer,
+    chunks: integer,
+    chunks_done: integer,
+    started_at: dateTime,
+    finished_at: nullableDateTime,
+    findings: { type: ['integer', 'null'] },
+    model: object(
+      { calls: integer, budget_calls: integer, input_tokens: integer, output_tokens: integer, stopped: { enum: ['budget', 'outage', null] }, estimated_calls: integer },
+      "Only with model-led discovery (a model configured, FULL_AUDIT_MODEL_DISCOVERY on): the model calls and tokens the scan used, its budget (FULL_AUDIT_MODEL_BUDGET_CALLS), why the model work stopped early (budget or outage: the next scan resumes it) or null, and the calls the scan is estimated to take (while documents are read: the calls so far scaled to every chunk, judging on top).",
+    ),
+  },
   description: 'The running scan, else the last one; null before the first.',
 };
 
