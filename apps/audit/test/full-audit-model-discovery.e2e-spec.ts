@@ -1,0 +1,121 @@
+import { generateApiKey } from '@svc/identity-core';
+import { FakeAnthropicMessagesServer, MessagesRequestBody } from '@svc/llm/testing';
+import { Json, RunningService, ServiceMode, startService, waitFor } from '@svc/test-kit';
+import { FullAuditInstance } from './full-audit-instance';
+
+const unescape = (s: string) => s.replace(/&(lt|gt|quot|amp);/g, (_, e: string) => ({ lt: '<', gt: '>', quot: '"', amp: '&' })[e]!);
+const toolOf = (body: MessagesRequestBody) => body.tools?.[0]?.name;
+const systemOf = (body: MessagesRequestBody) => (typeof body.system === 'string' ? body.system : (body.system ?? []).map((b) => b.text).join('\n'));
+
+/**
+ * The scripted model. Reading passages, it states who approves expense claims ("... approved by the X.") with the
+ * sentence as its quote, and, for every passage, one more approver quoted in words the passage does not hold (the
+ * CFO): a quote that must be dropped. Judging, it confirms every pair of its own statements with a title, an
+ * explanation and a question.
+ */
+function scriptedModel(body: MessagesRequestBody, prompt: string): unknown {
+  if (toolOf(body) === 'submit_statements') {
+    const passages = [...prompt.matchAll(/<passage id="([^"]*)"[^>]*>\n([\s\S]*?)\n<\/passage>/g)];
+    return {
+      statements: passages.flatMap(([, id, escaped]) => {
+        const text = unescape(escaped);
+        const approval = /Expense claims are approved by the ([^.]+)\./.exec(text);
+        if (!approval) return [];
+        const statement = (value: string, span: string) => ({ passage_id: unescape(id), subject: 'Expense claim approval', attribute: 'approver', value, unit: null, scope: null, condition: null, modality: 'is', effective_date: null, span });
+        return [statement(approval[1], approval[0]), statement('CFO', 'Expense claims are approved by the CFO.')];
+      }),
+    };
+  }
+  if (/short title/.test(systemOf(body))) {
+    const pairs = [...prompt.matchAll(/<pair id="([^"]*)">/g)];
+    return { verdicts: pairs.map(([, id]) => ({ pair_id: id, contradiction: true, title: 'Expense claim approver', explanation: 'One names the Finance team and the other the line manager as the approver of the same claims.', question: 'Who approves expense claims?' })) };
+  }
+  return { verdicts: [] };
+}
+
+/**
+ * Model-led discovery (issue 24 item 3, ADR 0048) through Anthropic's Messages API spoken by a local server: a
+ * contradiction no rule can find (two approvers, no figure) is raised once the model extracts and confirms it; a
+ * quote the passage does not hold is dropped; an outage and then a budget of one call stop scans cleanly, and the
+ * next scan resumes where they stopped; a rescan of the unchanged repository calls the model for nothing.
+ */
+describe.each<ServiceMode>(['embedded', 'distributed'])('full audit with model-led discovery (%s)', (mode) => {
+  const server = new FakeAnthropicMessagesServer();
+  let service: RunningService;
+  const adminKey = generateApiKey();
+  let instance: FullAuditInstance;
+
+  const messages = () => server.requests.filter((r) => r.path === '/v1/messages');
+  const all = async () => (await instance.audit('/audit/full-audit/list', { instance_id: instance.instanceId, state_in: [], limit: 100 })).body.response.items as Json[];
+  /** Walks the instance through its steps again: reaching RUNNING_PHASE starts a full scan; its progress once completed. */
+  const fullScan = async () => {
+    const before = (await instance.panel()).scan?.started_at ?? '';
+    expect((await instance.audit('/audit/instance/update-instance-step', { instance_id: instance.instanceId, step: 'INIT' })).status).toBe(200);
+    return waitFor(async () => {
+      const { scan } = await instance.panel();
+      return scan && scan.reason === 'instance' && scan.state === 'COMPLETED' && scan.started_at > before ? scan : undefined;
+    }, 120000, 'a full scan');
+  };
+
+  beforeAll(async () => {
+    server.respond = scriptedModel;
+    const url = await server.start();
+    service = await startService(mode, {
+      BOOTSTRAP_ADMIN_API_KEY: adminKey,
+      LLM_PROVIDER: 'anthropic',
+      ANTHROPIC_API_KEY: 'sk-ant-test-key',
+      ANTHROPIC_BASE_URL: url,
+      FULL_AUDIT_MODEL_BUDGET_CALLS: '1',
+      FULL_AUDIT_SETTLE_SECONDS: '0',
+      FULL_AUDIT_SWEEP_SECONDS: '1',
+    });
+    instance = await FullAuditInstance.create(service, adminKey, 'Discovery');
+  }, 120000);
+  afterAll(async () => {
+    await service?.destroy();
+    await server.stop();
+  });
+
+  it('raises what the model extracts and confirms, drops an ungrounded quote, stops on an outage and on the budget, resumes, and costs nothing on an unchanged rescan', async () => {
+    // The model is down while the two documents arrive: their incremental rescans read no statement, raise nothing.
+    for (let i = 0; i < 200; i++) server.script.push(FakeAnthropicMessagesServer.overloaded());
+    await instance.ingest('expenses.md', '# Expenses\n\nExpense claims are approved by the Finance team.');
+    await instance.ingest('manager-guide.md', '# Manager guide\n\nExpense claims are approved by the line manager.');
+    // Each document's rescan asked the model, and its last retry (the transport's third) met the outage too.
+    const gaveUp = (name: string) => messages().some((r) => r.retryCount === 3 && JSON.stringify(r.body.messages ?? []).includes(`document=\\"${name}\\"`));
+    await waitFor(async () => (gaveUp('expenses.md') && gaveUp('manager-guide.md') ? true : undefined), 60000, 'both rescans to give up on the model');
+    await waitFor(async () => ((await instance.audit('/audit/document/count', { instance_id: instance.instanceId, state: 'INDEXED' })).body.response === 2 ? true : undefined), 60000, 'documents indexed');
+    // No rule reads a contradiction there: no figure, no rule.
+    expect(await all()).toEqual([]);
+    server.script.length = 0;
+
+    // A full scan with a budget of one call: the documents left unread are read (one call), no pair is judged.
+    const before = messages().length;
+    const stopped = await fullScan();
+    expect(stopped.model).toMatchObject({ calls: 1, budget_calls: 1, stopped: 'budget' });
+    expect(messages().slice(before).map((r) => toolOf(r.body))).toEqual(['submit_statements']);
+    expect(await all()).toEqual([]);
+
+    // The next scan resumes: nothing is read again, the pair is judged (one call), the contradiction raised.
+    const resumed = await fullScan();
+    expect(resumed.model).toMatchObject({ calls: 1, stopped: null });
+    expect(messages().slice(before + 1).map((r) => toolOf(r.body))).toEqual(['submit_verdicts']);
+    const [finding, ...others] = await all();
+    expect(others).toEqual([]);
+    expect(finding.state).toBe('DETECTED');
+    expect(finding.subject).toBe('Expense claim approver');
+    expect(finding.explanation).toMatch(/"expenses\.md" says Finance team/u);
+    expect(finding.explanation).toMatch(/"manager-guide\.md" says line manager/u);
+    expect(finding.compagnon_questions[0]).toBe('Who approves expense claims?');
+    // The CFO was quoted in words no passage holds: dropped, in no finding.
+    expect(JSON.stringify(finding)).not.toMatch(/CFO/u);
+    expect((finding.excerpts as Json[]).map((e) => e.value).sort()).toEqual(['Finance team', 'line manager']);
+
+    // An unchanged repository rescanned: no model call, the finding as it was.
+    const calls = messages().length;
+    const unchanged = await fullScan();
+    expect(unchanged.model).toMatchObject({ calls: 0, stopped: null });
+    expect(messages().length).toBe(calls);
+    expect((await all()).map((c) => [c.id, c.state])).toEqual([[finding.id, 'DETECTED']]);
+  }, 420000);
+});
