@@ -1,4 +1,4 @@
-import type { Clock, LanguageModel, LanguageModelUsage, StructuredCall, UnitOfWork } from '@svc/kernel';
+import { Clock, DomainError, LanguageModel, LanguageModelUsage, StructuredCall, UnitOfWork } from '@svc/kernel';
 import type { ScannedDocument } from '../full-audit.ports';
 import { CachedStatement, DiscoveryVerdict, DiscoveryVerdicts, ScanModelLedger, ScanModelUsage, StatementCache, StatementCacheKey, statementCacheKey } from './discovery.ports';
 import { ModelDiscoveryJudge } from './discovery-judge';
@@ -63,10 +63,13 @@ function scriptedModel() {
     configured: true,
     batches: null,
     failing: false,
+    /** Documents whose statements the model answers with malformed output (after the transport's repeat). */
+    malformed: new Set<string>(),
     calls,
     async complete(call: StructuredCall) {
       calls.push(call);
       if (model.failing) throw new Error('overloaded');
+      if ([...model.malformed].some((name) => call.messages[0].content.includes(`document="${name}"`))) throw DomainError.unavailable('LLM.INVALID_RESPONSE', 'not JSON');
       const prompt = call.messages[0].content;
       const usage = { inputTokens: 100, outputTokens: 10 };
       if (call.output.name === 'submit_statements') {
@@ -169,6 +172,19 @@ describe('ModelDiscovery', () => {
     expect((await ledger.usage('fas_1')).stopped).toBe('outage');
     model.failing = false;
     expect((await scan('fas_2', [returns, faq])).findings).toHaveLength(1);
+  });
+
+  it('a reply that stays malformed leaves its passages to the next scan and the other calls go on; the scan is not marked stopped', async () => {
+    const { scan, model, ledger, discovery } = setup();
+    // One passage a call, so each document is its own call.
+    const documents = [returns, faq].map((d) => ({ ...d, passages: d.passages.map((p) => ({ ...p, text: p.text + ' '.repeat(8_000) })) }));
+    model.malformed.add('Returns');
+    const first = await scan('fas_1', documents);
+    expect(Object.fromEntries([...first.readings].map(([id, r]) => [id, r.complete]))).toEqual({ kd_a: false, kd_b: true });
+    expect((await ledger.usage('fas_1')).stopped).toBeNull();
+    model.malformed.clear();
+    const readings = await discovery.read('ki_1', 'fas_2', documents);
+    expect(readings.get('kd_a')!.complete).toBe(true);
   });
 
   it('offline: nothing runs', async () => {

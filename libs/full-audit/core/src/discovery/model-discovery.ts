@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { Clock, loggableError, UnitOfWork } from '@svc/kernel';
+import { Clock, loggableError, noteModelFallback, UnitOfWork, unusableModelReply } from '@svc/kernel';
 import { Claim, ClaimContradiction, foldedWords, groupContradictions } from '@svc/text';
 import type { FullAuditExcerpt, FullAuditFinding } from '../full-audit-conflict';
 import type { DocumentClaims, ScannedDocument } from '../full-audit.ports';
@@ -71,6 +71,19 @@ export class ModelDiscovery {
     return scanId === null || this.ledger.reserve(scanId, this.settings.budgetCalls);
   }
 
+  /**
+   * A failed call: a reply that stayed malformed leaves that call's passages or pairs to the next scan and the others
+   * go on (true); any other failure (an outage, after the transport's retries) stops the scan's model work (false).
+   */
+  private async failed(scanId: string | null, error: unknown, what: object): Promise<boolean> {
+    if (unusableModelReply(error)) {
+      noteModelFallback('model-discovery', { name: this.settings.extractor?.name ?? 'none' }, this.logger, 'invalid-response', what);
+      return true;
+    }
+    await this.stopped(scanId, error, what);
+    return false;
+  }
+
   private async stopped(scanId: string | null, error: unknown, what: object): Promise<void> {
     this.logger.warn({ ...what, model: this.settings.extractor?.name, error: loggableError(error) }, 'the model failed; its work for this scan stops here, the next scan resumes it');
     if (scanId) await this.uow.run(() => this.ledger.stop(scanId, 'outage'));
@@ -98,7 +111,7 @@ export class ModelDiscovery {
         });
         for (const e of entries) known.set(statementCacheKey(e), e.statements);
       } catch (error) {
-        await this.stopped(scanId, error, { instanceId, scan: scanId, passages: group.length, step: 'statements' });
+        if (await this.failed(scanId, error, { instanceId, scan: scanId, passages: group.length, step: 'statements' })) continue;
         break;
       }
     }
@@ -156,7 +169,7 @@ export class ModelDiscovery {
         for (const [fingerprint, verdict] of result.verdicts) verdicts.set(fingerprint, verdict);
         judged += result.verdicts.size;
       } catch (error) {
-        await this.stopped(scanId, error, { instanceId, scan: scanId, candidates: group.length, step: 'judge' });
+        if (await this.failed(scanId, error, { instanceId, scan: scanId, candidates: group.length, step: 'judge' })) continue;
         break;
       }
     }
