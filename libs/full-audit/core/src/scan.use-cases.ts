@@ -254,7 +254,7 @@ export class JudgeFullAudit {
     const findings = groupContradictions(contradictions).map((d) => findingOf(d, names));
     // With a model configured, the disagreements it finds in its own statements, judged by it (issue 24 item 3).
     const discovery = this.discovery.enabled
-      ? await this.discovery.findings(instanceId, scanId, touching ? await this.claims.withStatements(instanceId) : all, touching, (ids) => this.namesOf(ids, instanceId))
+      ? await this.discovery.findings(instanceId, scanId, touching ? await this.claims.withStatements(instanceId) : all, touching, (ids) => this.namesOf(ids, instanceId), this.settings.vectorBand)
       : null;
     const discovered = discovery ? notFoundByRules(discovery.findings, findings) : [];
     const byModel = new Set(discovered.flatMap((f) => f.pairs.map((p) => p.fingerprint)));

@@ -1,3 +1,4 @@
+import { vectorSignature } from '@svc/text';
 import { discoveryCandidates, DocumentStatements } from './discovery-candidates';
 import type { ModelStatement } from './statement-extractor';
 import { statementValueKey } from './statement-extractor';
@@ -47,5 +48,23 @@ describe('discoveryCandidates', () => {
     expect(touching).toHaveLength(2);
     expect(touching.every((p) => p.sides.some((s) => s.documentId === 'kd_c'))).toBe(true);
     expect(discoveryCandidates([b, a])[0].fingerprint).toBe(all.find((p) => p.sides.every((s) => s.documentId !== 'kd_c'))!.fingerprint);
+  });
+
+  it('meets full-text neighbours (a subject worded otherwise), not subjects sharing one word of several', () => {
+    const pairs = (a: string, b: string) => discoveryCandidates([doc('kd_a', st({ subject: a, attribute: 'approver', value: 'Finance team' })), doc('kd_b', st({ subject: b, attribute: 'approver', value: 'line manager' }))]).length;
+    expect(pairs('return window', 'window for returns')).toBe(1);
+    expect(pairs('expense claim approval', 'leave approval')).toBe(0);
+  });
+
+  it('meets statements of neighbouring passages (vector signatures within the band) whatever their subjects say, not distant ones', () => {
+    const vector = (angle: number) => Array.from({ length: 64 }, (_, i) => Math.cos(angle + i) + (i === 0 ? 3 : 0));
+    const near = [vectorSignature(vector(0))!, vectorSignature(vector(0.15))!];
+    const signed = (documentId: string, subject: string, value: string, signature: string) => doc(documentId, { ...st({ subject, attribute: 'approver', value }), signature });
+    const band = { min: 0.6, max: 0.999 };
+    const candidates = (signatures: string[], vectorBand: { min: number; max: number } | null) =>
+      discoveryCandidates([signed('kd_a', 'expense sign-off', 'Finance team', signatures[0]), signed('kd_b', 'who validates claims', 'line manager', signatures[1])], { vectorBand }).length;
+    expect(candidates(near, band)).toBe(1);
+    expect(candidates(near, null)).toBe(0);
+    expect(candidates([near[0], vectorSignature(Array.from({ length: 64 }, (_, i) => (i % 2 ? -1 : 1) * Math.sin(i * 7)))!], band)).toBe(0);
   });
 });

@@ -1,4 +1,4 @@
-import { fingerprint, foldedWords } from '@svc/text';
+import { contentStems, fingerprint, foldedWords, signatureBands, signatureCosine } from '@svc/text';
 import type { ModelStatement } from './statement-extractor';
 
 /** One document's statements as the model read them, and what the judge's prompt quotes them with. */
@@ -37,11 +37,35 @@ function rulesConflict(a: ModelStatement['modality'], b: ModelStatement['modalit
   return pair === 'forbidden|required' || pair === 'optional|required' || pair === 'forbidden|permitted';
 }
 
-/** What a statement is keyed by: its attribute and canonical subject; and its attribute and the subject's head noun (its last word). */
+/** The informative stems of a statement's subject (read as English: subjects are short canonical noun phrases). */
+const SUBJECT_STEMS = new WeakMap<ModelStatement, ReadonlySet<string>>();
+function subjectStems(s: ModelStatement): ReadonlySet<string> {
+  let stems = SUBJECT_STEMS.get(s);
+  if (!stems) SUBJECT_STEMS.set(s, (stems = new Set(contentStems(s.subject, 'en'))));
+  return stems;
+}
+
+/**
+ * What a statement is keyed by, always with its attribute: its canonical subject; each informative stem of it (its
+ * full-text neighbours: "return window" meets "product return window" and "window for returns"); and, when the scan
+ * reads the repository's vectors, each band of its passage's signature (its vector neighbours, ADR 0042).
+ */
 function blockKeys(s: ModelStatement): string[] {
-  const words = foldedWords(s.subject);
-  const exact = `${s.attribute}|${words.join(' ')}`;
-  return words.length > 1 ? [exact, `${s.attribute}|~${words[words.length - 1]}`] : [exact];
+  return [`${s.attribute}|${foldedWords(s.subject).join(' ')}`, ...[...subjectStems(s)].map((stem) => `${s.attribute}|~${stem}`), ...(s.signature ? signatureBands(s.signature).map((band) => `${s.attribute}|${band}`) : [])];
+}
+
+/** Two statements met through a narrower key are about one subject when their subjects share this share of their stems. */
+const MIN_SUBJECT_OVERLAP = 0.5;
+
+/** Whether two statements of one attribute are about one subject: one canonical subject, subjects that share most of their stems, or passages that are vector neighbours. */
+function sameSubject(a: ModelStatement, b: ModelStatement, vectorBand: { min: number; max: number } | null): boolean {
+  if (foldedWords(a.subject).join(' ') === foldedWords(b.subject).join(' ')) return true;
+  const [x, y] = [subjectStems(a), subjectStems(b)];
+  const shared = [...x].filter((stem) => y.has(stem)).length;
+  if (shared > 0 && shared / Math.min(x.size, y.size) >= MIN_SUBJECT_OVERLAP && shared / Math.max(x.size, y.size) >= MIN_SUBJECT_OVERLAP) return true;
+  if (!vectorBand || !a.signature || !b.signature) return false;
+  const cosine = signatureCosine(a.signature, b.signature);
+  return cosine >= vectorBand.min && cosine < vectorBand.max;
 }
 
 const norm = (text: string | null) => (text ? foldedWords(text).join(' ') : '');
@@ -53,14 +77,15 @@ function sideKey(documentId: string, s: ModelStatement): string {
 
 /**
  * The candidate pairs among the model's statements (issue 24 item 3, ANALYSIS.md §4 step 2), pure: statements of
- * different documents blocked on their attribute and canonical subject (and on the subject's head noun, so "return
- * window" meets "product return window"), whose values differ (compared by canonical key: "2 p.m." and "14:00" are
+ * different documents of one attribute, blocked on their canonical subject, its stems (full-text neighbours) and
+ * their passages' vector signatures (`vectorBand`: vector neighbours, when the scan reads vectors), about one
+ * subject (`sameSubject`), whose values differ (compared by canonical key: "2 p.m." and "14:00" are
  * one) or whose rules conflict, for the same scope and condition (a general rule and a special case are not a
  * candidate). With `touching`, only pairs with a statement of those documents. Each pair once, in a stable order.
  */
 export function discoveryCandidates(
   documents: readonly DocumentStatements[],
-  options: { touching?: ReadonlySet<string> | null } = {},
+  options: { touching?: ReadonlySet<string> | null; vectorBand?: { min: number; max: number } | null } = {},
 ): DiscoveryCandidate[] {
   const blocks = new Map<string, { document: DocumentStatements; statement: ModelStatement }[]>();
   for (const document of documents) {
@@ -81,6 +106,7 @@ export function discoveryCandidates(
         if (x.document.documentId === y.document.documentId) continue;
         if (options.touching && !options.touching.has(x.document.documentId) && !options.touching.has(y.document.documentId)) continue;
         const [a, b] = [x.statement, y.statement];
+        if (!sameSubject(a, b, options.vectorBand ?? null)) continue;
         if (norm(a.scope) !== norm(b.scope) || norm(a.condition) !== norm(b.condition)) continue;
         const rules = a.modality !== 'is' || b.modality !== 'is';
         const differ = a.valueKey !== b.valueKey || (rules && rulesConflict(a.modality, b.modality));

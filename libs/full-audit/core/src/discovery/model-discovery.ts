@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { Clock, loggableError, noteModelFallback, UnitOfWork, unusableModelReply } from '@svc/kernel';
-import { Claim, ClaimContradiction, foldedWords, groupContradictions } from '@svc/text';
+import { Claim, ClaimContradiction, foldedWords, groupContradictions, vectorSignature } from '@svc/text';
 import type { FullAuditExcerpt, FullAuditFinding } from '../full-audit-conflict';
 import type { DocumentClaims, ScannedDocument } from '../full-audit.ports';
 import { atVersions, DocumentNames, versionsOf } from '../findings';
@@ -104,7 +104,7 @@ export class ModelDiscovery {
       if (!(await this.reserve(scanId))) break;
       try {
         const result = await extractor.read(group);
-        const entries = group.map((p) => ({ contentHash: p.contentHash, extractor: extractor.version, statements: (result.statements.get(p.id) ?? []).map(({ passageId: _passageId, ...rest }) => rest as CachedStatement) }));
+        const entries = group.map((p) => ({ contentHash: p.contentHash, extractor: extractor.version, statements: (result.statements.get(p.id) ?? []).map(({ passageId: _passageId, signature: _signature, ...rest }) => rest as CachedStatement) }));
         await this.uow.run(async () => {
           await this.cache.put(instanceId, entries, this.clock.now());
           if (scanId) await this.ledger.spent(scanId, result.usage);
@@ -120,8 +120,10 @@ export class ModelDiscovery {
       const statements: ModelStatement[] = [];
       for (const p of d.passages) {
         const cached = known.get(statementCacheKey(keyOf(p)));
+        // The passage's vector, as a signature: statements of neighbouring passages become candidates (not cached: it depends on the embedder).
+        const signature = p.vector ? vectorSignature(p.vector) : null;
         if (!cached) complete = false;
-        else statements.push(...cached.map((s) => ({ ...s, passageId: p.id })));
+        else statements.push(...cached.map((s) => ({ ...s, passageId: p.id, ...(signature ? { signature } : {}) })));
       }
       out.set(d.id, { statements, complete });
     }
@@ -139,11 +141,12 @@ export class ModelDiscovery {
     documents: readonly Pick<DocumentClaims, 'documentId' | 'contentHash' | 'statements'>[],
     touching: ReadonlySet<string> | null,
     namesOf: (documentIds: string[]) => Promise<DocumentNames>,
+    vectorBand: { min: number; max: number } | null = null,
   ): Promise<{ findings: FullAuditFinding[]; judged: number; pending: number }> {
     const judge = this.settings.judge;
     if (!judge) return { findings: [], judged: 0, pending: 0 };
     const withStatements: DocumentStatements[] = documents.filter((d) => d.statements?.length).map((d) => ({ documentId: d.documentId, documentName: d.documentId, statements: d.statements! }));
-    const candidates = discoveryCandidates(withStatements, { touching });
+    const candidates = discoveryCandidates(withStatements, { touching, vectorBand });
     if (candidates.length === 0) return { findings: [], judged: 0, pending: 0 };
     const names = await namesOf([...new Set(candidates.flatMap((c) => c.sides.map((s) => s.documentId)))]);
     for (const c of candidates) for (const s of c.sides) s.documentName = names.get(s.documentId)?.name ?? s.documentId;

@@ -35,6 +35,8 @@ export interface ModelStatement {
   end: number;
   /** The span with the words around it in its passage (what the judge reads). */
   context?: string;
+  /** The SimHash of its passage's vector, when the scan reads vectors (vector-neighbour candidates); never cached. */
+  signature?: string;
 }
 
 /** The words around a span in its passage (at most about 300 characters each side). */
