@@ -1,5 +1,5 @@
 import { generateApiKey } from '@svc/identity-core';
-import { FakeAnthropicMessagesServer, MessagesRequestBody } from '@svc/llm/testing';
+import { ChatCompletionsRequestBody, FakeAnthropicMessagesServer, FakeChatCompletionsServer, MessagesRequestBody } from '@svc/llm/testing';
 import { Json, RunningService, ServiceMode, startService, waitFor } from '@svc/test-kit';
 import { FullAuditInstance } from './full-audit-instance';
 
@@ -13,8 +13,8 @@ const systemOf = (body: MessagesRequestBody) => (typeof body.system === 'string'
  * CFO): a quote that must be dropped. Judging, it confirms every pair of its own statements with a title, an
  * explanation and a question.
  */
-function scriptedModel(body: MessagesRequestBody, prompt: string): unknown {
-  if (toolOf(body) === 'submit_statements') {
+function scriptedModel(tool: string | undefined, system: string, prompt: string): unknown {
+  if (tool === 'submit_statements') {
     const passages = [...prompt.matchAll(/<passage id="([^"]*)"[^>]*>\n([\s\S]*?)\n<\/passage>/g)];
     return {
       statements: passages.flatMap(([, id, escaped]) => {
@@ -26,7 +26,7 @@ function scriptedModel(body: MessagesRequestBody, prompt: string): unknown {
       }),
     };
   }
-  if (/short title/.test(systemOf(body))) {
+  if (/short title/.test(system)) {
     const pairs = [...prompt.matchAll(/<pair id="([^"]*)">/g)];
     return { verdicts: pairs.map(([, id]) => ({ pair_id: id, contradiction: true, title: 'Expense claim approver', explanation: 'One names the Finance team and the other the line manager as the approver of the same claims.', question: 'Who approves expense claims?' })) };
   }
@@ -58,7 +58,7 @@ describe.each<ServiceMode>(['embedded', 'distributed'])('full audit with model-l
   };
 
   beforeAll(async () => {
-    server.respond = scriptedModel;
+    server.respond = (body, prompt) => scriptedModel(toolOf(body), systemOf(body), prompt);
     const url = await server.start();
     service = await startService(mode, {
       BOOTSTRAP_ADMIN_API_KEY: adminKey,
@@ -118,4 +118,58 @@ describe.each<ServiceMode>(['embedded', 'distributed'])('full audit with model-l
     expect(messages().length).toBe(calls);
     expect((await all()).map((c) => [c.id, c.state])).toEqual([[finding.id, 'DETECTED']]);
   }, 420000);
+});
+
+/**
+ * The same discovery through an OpenAI-compatible server (vLLM, Ollama, llama.cpp, OpenAI): the statements' and the
+ * verdicts' schemas go as strict JSON-schema response formats; a contradiction no rule finds is raised, the
+ * ungrounded quote dropped, and a full rescan of the unchanged repository calls the model for nothing.
+ */
+describe('full audit with model-led discovery (openai-compatible, embedded)', () => {
+  const server = new FakeChatCompletionsServer();
+  let service: RunningService;
+  const adminKey = generateApiKey();
+  let instance: FullAuditInstance;
+  const formatOf = (body: ChatCompletionsRequestBody) => body.response_format?.json_schema?.name;
+
+  beforeAll(async () => {
+    server.respond = (body, prompt) => scriptedModel(formatOf(body), (body.messages ?? []).filter((m) => m.role === 'system').map((m) => m.content).join('\n'), prompt);
+    const url = await server.start();
+    service = await startService('embedded', {
+      BOOTSTRAP_ADMIN_API_KEY: adminKey,
+      LLM_PROVIDER: 'openai-compatible',
+      OPENAI_COMPATIBLE_BASE_URL: url,
+      OPENAI_COMPATIBLE_MODEL: 'local-model',
+      OPENAI_COMPATIBLE_API_KEY: 'sk-local',
+      FULL_AUDIT_SETTLE_SECONDS: '0',
+    });
+    instance = await FullAuditInstance.create(service, adminKey, 'Discovery over chat completions');
+  }, 120000);
+  afterAll(async () => {
+    await service?.destroy();
+    await server.stop();
+  });
+
+  it('raises what the model extracts and confirms, without the ungrounded quote; an unchanged rescan makes no call', async () => {
+    await instance.ingest('expenses.md', '# Expenses\n\nExpense claims are approved by the Finance team.');
+    await instance.ingest('manager-guide.md', '# Manager guide\n\nExpense claims are approved by the line manager.');
+    const [finding] = await waitFor(async () => {
+      const items = (await instance.audit('/audit/full-audit/list', { instance_id: instance.instanceId, state_in: [], limit: 100 })).body.response.items as Json[];
+      return items.length > 0 ? items : undefined;
+    }, 90000, 'the model finding');
+    expect(finding.subject).toBe('Expense claim approver');
+    expect((finding.excerpts as Json[]).map((e) => e.value).sort()).toEqual(['Finance team', 'line manager']);
+    expect(JSON.stringify(finding)).not.toMatch(/CFO/u);
+    expect(server.requests.every((r) => r.body.response_format?.json_schema?.strict === true)).toBe(true);
+
+    const calls = server.requests.length;
+    const before = (await instance.panel()).scan?.started_at ?? '';
+    expect((await instance.audit('/audit/instance/update-instance-step', { instance_id: instance.instanceId, step: 'INIT' })).status).toBe(200);
+    const rescan = await waitFor(async () => {
+      const { scan } = await instance.panel();
+      return scan && scan.reason === 'instance' && scan.state === 'COMPLETED' && scan.started_at > before ? scan : undefined;
+    }, 120000, 'a full scan');
+    expect(rescan.model).toMatchObject({ calls: 0, stopped: null });
+    expect(server.requests.length).toBe(calls);
+  }, 300000);
 });
