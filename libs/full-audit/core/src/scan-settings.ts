@@ -19,6 +19,8 @@ export const FULL_AUDIT_SCAN = {
   settleShare: 0.01,
   /** A batch still unanswered this long after it was submitted is given up: the rule-based verdict stands (the API expires batches after 24 h). */
   batchExpiryHours: 25,
+  /** A scan whose model work an outage stopped is resumed by a full scan this long after it completed (model-led discovery, ADR 0048). */
+  outageResumeMinutes: 15,
 };
 
 /** Whether documents judged incrementally since the last full judgement call for a settle (pure). */

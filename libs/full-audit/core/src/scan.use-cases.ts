@@ -12,7 +12,8 @@ import { ContradictionFinder } from './judge/contradiction-finder';
 import { planScan } from './scan-plan';
 import { claimsVersionOf, collectJob, FULL_AUDIT_SCAN, FullAuditSettings, judgeJob, scanJob, settleDue, settleJob } from './scan-settings';
 import { raisedBy, ScanStepWriter } from './scan-step-writer';
-import { ModelDiscovery } from './discovery/model-discovery';
+import { DiscoverySettings, ModelDiscovery } from './discovery/model-discovery';
+import { ScanModelLedger } from './discovery/discovery.ports';
 
 /**
  * A full scan (job `full-audit.scan`): in RUNNING_PHASE, unless one runs already, records the scan and
@@ -359,7 +360,9 @@ export class JudgeFullAudit {
 
 /**
  * What the workers do every sweep: queue the judgement of changes still waiting (a change that
- * arrived while a judgement was finishing), and the full rescans the schedule calls for. Duplicate
+ * arrived while a judgement was finishing), the full rescans the schedule calls for, and, with model-led
+ * discovery, a full scan of the instances whose last scan an outage of the model stopped (after
+ * FULL_AUDIT_SCAN.outageResumeMinutes; it reads and judges what was left, the rest costs nothing). Duplicate
  * jobs are refused by their dedupe keys, so every worker replica may sweep. Outcome: counts.
  */
 @Injectable()
@@ -372,15 +375,19 @@ export class SweepFullAudit {
     private readonly jobs: JobQueue,
     private readonly clock: Clock,
     private readonly uow: UnitOfWork,
+    private readonly discovery: DiscoverySettings,
+    private readonly ledger: ScanModelLedger,
   ) {}
 
-  async execute(): Promise<{ judged: number; rescans: number; abandoned: number; polled: number }> {
+  async execute(): Promise<{ judged: number; rescans: number; abandoned: number; polled: number; resumed: number }> {
     const now = this.clock.now().getTime();
     // Changes left marked, and full scans whose chunks are all read, when their judgement job was refused as a duplicate of one finishing.
     const waiting = [...new Set([...(await this.claims.instancesWithDirty(new Date(now - 5_000))), ...(await this.scans.readToJudge(new Date(now - 5_000)))])];
     // A scan whose chunk failed for good (its job out of attempts) would block every later one: it is abandoned, the next scan reads again.
     const abandoned = await this.scans.abandonStale(new Date(now - FULL_AUDIT_SCAN.staleAfterHours * 3_600_000), this.clock.now());
-    const due = this.settings.rescanHours > 0 ? await this.scans.dueForRescan(new Date(now - this.settings.rescanHours * 3_600_000)) : [];
+    const scheduled = this.settings.rescanHours > 0 ? await this.scans.dueForRescan(new Date(now - this.settings.rescanHours * 3_600_000)) : [];
+    const resumed = this.discovery.enabled ? (await this.ledger.stoppedByOutage(new Date(now - FULL_AUDIT_SCAN.outageResumeMinutes * 60_000))).filter((id) => !scheduled.includes(id)) : [];
+    const due = [...scheduled, ...resumed];
     // Batches submitted to the model: polled until their verdicts are applied (also when their first poll was lost).
     const polled = await this.batches.pendingSince(new Date(now - this.settings.batchPollSeconds * 1000));
     await this.uow.run(async () => {
@@ -388,7 +395,7 @@ export class SweepFullAudit {
       for (const instanceId of due) await this.jobs.enqueue(JOB_NAMES.fullAuditScan, { instanceId, reason: 'schedule' }, scanJob(instanceId));
       for (const { instanceId, batchId } of polled) await this.jobs.enqueue(JOB_NAMES.fullAuditCollect, { instanceId, batchId }, collectJob(batchId, 0));
     });
-    return { judged: waiting.length, rescans: due.length, abandoned, polled: polled.length };
+    return { judged: waiting.length, rescans: scheduled.length, abandoned, polled: polled.length, resumed: resumed.length };
   }
 }
 

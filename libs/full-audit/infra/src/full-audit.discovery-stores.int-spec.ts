@@ -89,6 +89,21 @@ describe.each<TestDatabaseMode>(['postgres', 'embedded'])('model discovery store
     expect((await ledger.usage('fas_1')).stopped).toBe('budget');
   });
 
+  it("the instances whose latest scan an outage stopped, once it is old enough; not once a later scan started", async () => {
+    const scans = new TypeOrmScanStore(db.unitOfWork);
+    const ledger = new TypeOrmScanModelLedger(db.unitOfWork);
+    const at = (minutes: number) => new Date(Date.UTC(2026, 10, 28, 7, minutes));
+    await db.unitOfWork.manager().query(`INSERT INTO workspace.audit_instances (id) VALUES ('ki_out1'), ('ki_out2')`);
+    for (const [id, instanceId] of [['fas_o1', 'ki_out1'], ['fas_o2', 'ki_out2']]) {
+      await scans.start({ id, instanceId, reason: 'instance', state: 'RUNNING', total: 1, chunks: 1, startedAt: at(0), finishedAt: null, findings: null });
+      await ledger.stop(id, 'outage');
+      await scans.complete(id, at(1), 0);
+    }
+    await scans.start({ id: 'fas_o3', instanceId: 'ki_out2', reason: 'demand', state: 'RUNNING', total: 1, chunks: 1, startedAt: at(5), finishedAt: null, findings: null });
+    expect(await ledger.stoppedByOutage(at(1))).toEqual([]);
+    expect(await ledger.stoppedByOutage(at(30))).toEqual(['ki_out1']);
+  });
+
   it('a document keeps its model statements beside its claims; offline it reads as before', async () => {
     const store = new TypeOrmClaimStore(db.unitOfWork);
     const withModel = { documentId: 'kd_m', contentHash: 'v:h', claims: [], statements: [{ ...statement('30'), passageId: 'kn_1' }], changedAt: new Date(1000) };

@@ -102,6 +102,16 @@ export class TypeOrmScanModelLedger extends ScanModelLedger {
     await this.q(`UPDATE full_audit.scans SET model_stopped = $2 WHERE id = $1 AND model_stopped IS NULL`, [scanId, reason]);
   }
 
+  async stoppedByOutage(before: Date): Promise<string[]> {
+    const rows = await this.q<{ instance_id: string }>(
+      `SELECT s.instance_id FROM full_audit.scans s
+        WHERE s.model_stopped = 'outage' AND s.state = 'COMPLETED' AND s.finished_at < $1
+          AND NOT EXISTS (SELECT 1 FROM full_audit.scans t WHERE t.instance_id = s.instance_id AND t.started_at > s.started_at)`,
+      [before],
+    );
+    return rows.map((r) => r.instance_id);
+  }
+
   async usage(scanId: string): Promise<ScanModelUsage> {
     const [row] = await this.q<{ model_calls: number; model_input_tokens: string; model_output_tokens: string; model_stopped: ScanModelUsage['stopped'] }>(
       `SELECT model_calls, model_input_tokens, model_output_tokens, model_stopped FROM full_audit.scans WHERE id = $1`,

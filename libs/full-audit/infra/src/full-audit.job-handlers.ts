@@ -124,8 +124,8 @@ export class FullAuditSweeper implements OnApplicationBootstrap, OnModuleDestroy
     if (this.running) return;
     this.running = true;
     try {
-      const { judged, rescans, abandoned, polled } = await this.sweep.execute();
-      if (judged + rescans + abandoned + polled > 0) this.logger.log({ judged, rescans, abandoned, polled }, 'full-audit sweep queued work');
+      const { judged, rescans, abandoned, polled, resumed } = await this.sweep.execute();
+      if (judged + rescans + abandoned + polled + resumed > 0) this.logger.log({ judged, rescans, abandoned, polled, resumed }, 'full-audit sweep queued work');
     } catch (error) {
       this.logger.warn({ error: loggableError(error) }, 'full-audit sweep failed; the next one retries');
     } finally {

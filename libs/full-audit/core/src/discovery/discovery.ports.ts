@@ -67,4 +67,6 @@ export abstract class ScanModelLedger {
   /** Marks the scan's model work stopped (the first reason stays). */
   abstract stop(scanId: string, reason: 'budget' | 'outage'): Promise<void>;
   abstract usage(scanId: string): Promise<ScanModelUsage>;
+  /** Instances whose latest scan completed before `before` with its model work stopped by an outage (the sweep resumes them). */
+  abstract stoppedByOutage(before: Date): Promise<string[]>;
 }

@@ -50,6 +50,9 @@ class MemoryLedger extends ScanModelLedger {
   async usage(id: string) {
     return this.of(id);
   }
+  async stoppedByOutage() {
+    return [];
+  }
 }
 
 /**
