@@ -2,7 +2,7 @@ import { Clock, DomainError, LanguageModel, LanguageModelUsage, StructuredCall, 
 import type { ScannedDocument } from '../full-audit.ports';
 import { CachedStatement, DiscoveryVerdict, DiscoveryVerdicts, ScanModelLedger, ScanModelUsage, StatementCache, StatementCacheKey, statementCacheKey } from './discovery.ports';
 import { ModelDiscoveryJudge } from './discovery-judge';
-import { DiscoverySettings, ModelDiscovery } from './model-discovery';
+import { DiscoverySettings, MODEL_DISCOVERY_CONCURRENCY, ModelDiscovery } from './model-discovery';
 import { ModelStatementExtractor } from './statement-extractor';
 
 class MemoryCache extends StatementCache {
@@ -69,8 +69,14 @@ function scriptedModel() {
     /** Documents whose statements the model answers with malformed output (after the transport's repeat). */
     malformed: new Set<string>(),
     calls,
+    inFlight: 0,
+    mostInFlight: 0,
     async complete(call: StructuredCall) {
       calls.push(call);
+      model.inFlight++;
+      model.mostInFlight = Math.max(model.mostInFlight, model.inFlight);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      model.inFlight--;
       if (model.failing) throw new Error('overloaded');
       if ([...model.malformed].some((name) => call.messages[0].content.includes(`document="${name}"`))) throw DomainError.unavailable('LLM.INVALID_RESPONSE', 'not JSON');
       const prompt = call.messages[0].content;
@@ -188,6 +194,16 @@ describe('ModelDiscovery', () => {
     model.malformed.clear();
     const readings = await discovery.read('ki_1', 'fas_2', documents);
     expect(readings.get('kd_a')!.complete).toBe(true);
+  });
+
+  it('calls run a few at a time, and the budget holds under concurrency', async () => {
+    const { scan, model, ledger } = setup(5);
+    // Twelve documents of one long passage each: twelve extraction calls wanted.
+    const many = Array.from({ length: 12 }, (_, i) => document(`kd_${i}`, `Doc ${i}`, `The return window is ${i + 1} days.${' '.repeat(8_000)}`));
+    await scan('fas_1', many);
+    expect(model.calls).toHaveLength(5);
+    expect(model.mostInFlight).toBe(MODEL_DISCOVERY_CONCURRENCY);
+    expect(await ledger.usage('fas_1')).toMatchObject({ calls: 5, stopped: 'budget' });
   });
 
   it('offline: nothing runs', async () => {

@@ -26,6 +26,9 @@ export class DiscoverySettings {
   }
 }
 
+/** Model calls of one extraction or judgement under way at once. */
+export const MODEL_DISCOVERY_CONCURRENCY = 4;
+
 /** What reading a document's passages gave: its statements, and whether every passage was read (else the next scan reads the rest). */
 export interface DocumentReading {
   statements: ModelStatement[];
@@ -66,6 +69,23 @@ export class ModelDiscovery {
     return this.settings.enabled ? this.settings.extractor!.version : null;
   }
 
+  /**
+   * One model call per group, MODEL_DISCOVERY_CONCURRENCY at a time (a first scan of a large repository makes hundreds
+   * of calls of seconds each), each taken from the scan's budget first: once the budget refuses one, or `call` answers
+   * false (an outage), no further call starts; those under way finish.
+   */
+  private async calls<G>(scanId: string | null, groups: readonly G[], call: (group: G) => Promise<boolean>): Promise<void> {
+    let next = 0;
+    let stop = false;
+    const worker = async () => {
+      while (!stop && next < groups.length) {
+        const group = groups[next++];
+        if (!(await this.reserve(scanId)) || !(await call(group))) stop = true;
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(MODEL_DISCOVERY_CONCURRENCY, groups.length) }, worker));
+  }
+
   /** Takes one call from the scan's budget (outside a scan: an incremental rescan of a few passages, no budget). */
   private async reserve(scanId: string | null): Promise<boolean> {
     return scanId === null || this.ledger.reserve(scanId, this.settings.budgetCalls);
@@ -100,8 +120,7 @@ export class ModelDiscovery {
     // Each content once: a passage repeated across copies is read once.
     const unread = [...new Map(passages.filter((p) => !known.has(statementCacheKey(p.key))).map((p) => [statementCacheKey(p.key), p])).values()];
     const toRead: (ExtractionPassage & { key: string; contentHash: string })[] = unread.map((p) => ({ id: statementCacheKey(p.key), key: statementCacheKey(p.key), contentHash: p.key.contentHash, documentName: p.document.name, headingPath: p.passage.headingPath, text: p.passage.text }));
-    for (const group of extractionGroups(toRead)) {
-      if (!(await this.reserve(scanId))) break;
+    await this.calls(scanId, extractionGroups(toRead), async (group) => {
       try {
         const result = await extractor.read(group);
         const entries = group.map((p) => ({ contentHash: p.contentHash, extractor: extractor.version, statements: (result.statements.get(p.id) ?? []).map(({ passageId: _passageId, signature: _signature, ...rest }) => rest as CachedStatement) }));
@@ -110,11 +129,11 @@ export class ModelDiscovery {
           if (scanId) await this.ledger.spent(scanId, result.usage);
         });
         for (const e of entries) known.set(statementCacheKey(e), e.statements);
+        return true;
       } catch (error) {
-        if (await this.failed(scanId, error, { instanceId, scan: scanId, passages: group.length, step: 'statements' })) continue;
-        break;
+        return this.failed(scanId, error, { instanceId, scan: scanId, passages: group.length, step: 'statements' });
       }
-    }
+    });
     for (const d of documents) {
       let complete = true;
       const statements: ModelStatement[] = [];
@@ -160,9 +179,9 @@ export class ModelDiscovery {
     }
     const toJudge = candidates.filter((c) => !verdicts.has(c.fingerprint));
     let judged = 0;
-    for (let i = 0; i < toJudge.length; i += DISCOVERY_JUDGE_BATCH) {
-      const group = toJudge.slice(i, i + DISCOVERY_JUDGE_BATCH);
-      if (!(await this.reserve(scanId))) break;
+    const groups: DiscoveryCandidate[][] = [];
+    for (let i = 0; i < toJudge.length; i += DISCOVERY_JUDGE_BATCH) groups.push(toJudge.slice(i, i + DISCOVERY_JUDGE_BATCH));
+    await this.calls(scanId, groups, async (group) => {
       try {
         const result = await judge.judge(group);
         await this.uow.run(async () => {
@@ -171,11 +190,11 @@ export class ModelDiscovery {
         });
         for (const [fingerprint, verdict] of result.verdicts) verdicts.set(fingerprint, verdict);
         judged += result.verdicts.size;
+        return true;
       } catch (error) {
-        if (await this.failed(scanId, error, { instanceId, scan: scanId, candidates: group.length, step: 'judge' })) continue;
-        break;
+        return this.failed(scanId, error, { instanceId, scan: scanId, candidates: group.length, step: 'judge' });
       }
-    }
+    });
     const confirmed = candidates.filter((c) => verdicts.get(c.fingerprint)?.contradiction).map((c) => ({ candidate: c, verdict: verdicts.get(c.fingerprint)! }));
     return { findings: discoveryFindings(confirmed, names), judged, pending: candidates.filter((c) => !verdicts.has(c.fingerprint)).length };
   }
