@@ -111,6 +111,13 @@ describe.each<ServiceMode>(['embedded', 'distributed'])('full audit with model-l
     expect(JSON.stringify(finding)).not.toMatch(/CFO/u);
     expect((finding.excerpts as Json[]).map((e) => e.value).sort()).toEqual(['Finance team', 'line manager']);
 
+    // The expert answers it: one recommendation per document, the one that names the other approver to update.
+    const answered = await instance.audit('/audit/full-audit/set-expert-answer', { instance_id: instance.instanceId, conflict_id: finding.id, answer: 'The Finance team.' });
+    expect(answered.status).toBe(200);
+    const recommendations = answered.body.response.recommendations as Json[];
+    expect(recommendations.map((r) => [r.document_name, r.action]).sort()).toEqual([['expenses.md', 'KEEP'], ['manager-guide.md', 'UPDATE']]);
+    expect(recommendations.find((r) => r.action === 'UPDATE')!.proposed_text).toBe('Expense claims are approved by the Finance team.');
+
     // An unchanged repository rescanned: no model call, the finding as it was.
     const calls = messages().length;
     const unchanged = await fullScan();

@@ -229,9 +229,24 @@ export class SetFullAuditAnswer {
   }
 }
 
+/** The kinds of the rule-based judge's attributes (`Claim.attribute`), read as answer kinds as they always were. */
+const RULE_ATTRIBUTE_KINDS: ReadonlySet<string> = new Set(['amount', 'percentage', 'duration', 'date', 'date-range', 'time', 'time-range', 'recurrence', 'quantity', 'number', 'count', 'weekdays', 'annual-date']);
+const VALUE_KINDS: ReadonlySet<string> = new Set(['amount', 'percentage', 'duration', 'date', 'date-range', 'time', 'time-range', 'recurrence', 'quantity', 'number']);
+
+/**
+ * What kind of answer a conflict's statements give: its attribute's kind for the rule-based judge's findings; for a
+ * model's finding (its own attribute: "approver", "deadline"), the kind @svc/text typed its value as, else a name.
+ */
+function answerKindOf(attribute: string, valueKey: string): AnswerKind {
+  if (attribute === 'modality') return 'yes-no';
+  const kind = attribute.split(':')[0];
+  if (RULE_ATTRIBUTE_KINDS.has(kind)) return kind as AnswerKind;
+  const typed = valueKey.split(':')[0];
+  return (VALUE_KINDS.has(typed) ? typed : 'named') as AnswerKind;
+}
+
 /** The conflict's two statements as the recommendation writer reads answers: the sentence is the passage, the value its answer. */
 export function answersOf(conflict: FullAuditConflict): { answers: ExtractedAnswer[]; passages: Passage[] } {
-  const kind = (conflict.attribute === 'modality' ? 'yes-no' : conflict.attribute.split(':')[0]) as AnswerKind;
   const passages: Passage[] = conflict.excerpts.map((e, i) => ({ id: `${e.semanticNodeId}#${i}`, documentId: e.documentId, text: e.text, documentName: e.documentName }));
   const answers: ExtractedAnswer[] = conflict.excerpts.map((e, i) => ({
     passageId: `${e.semanticNodeId}#${i}`,
@@ -239,7 +254,7 @@ export function answersOf(conflict: FullAuditConflict): { answers: ExtractedAnsw
     start: 0,
     end: e.text.length,
     text: e.text,
-    kind,
+    kind: answerKindOf(conflict.attribute, e.valueKey),
     key: e.valueKey,
     display: e.value,
     scope: e.scope,
