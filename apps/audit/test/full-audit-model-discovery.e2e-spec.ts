@@ -36,8 +36,9 @@ function scriptedModel(tool: string | undefined, system: string, prompt: string)
 /**
  * Model-led discovery (issue 24 item 3, ADR 0048) through Anthropic's Messages API spoken by a local server: a
  * contradiction no rule can find (two approvers, no figure) is raised once the model extracts and confirms it; a
- * quote the passage does not hold is dropped; an outage and then a budget of one call stop scans cleanly, and the
- * next scan resumes where they stopped; a rescan of the unchanged repository calls the model for nothing.
+ * quote the passage does not hold is dropped; an outage, the day's budget outside scans and a scan's budget of one
+ * call stop the model's work cleanly, and the next scan resumes where they stopped; a rescan of the unchanged
+ * repository calls the model for nothing.
  */
 describe.each<ServiceMode>(['embedded', 'distributed'])('full audit with model-led discovery (%s)', (mode) => {
   const server = new FakeAnthropicMessagesServer();
@@ -76,24 +77,27 @@ describe.each<ServiceMode>(['embedded', 'distributed'])('full audit with model-l
     await server.stop();
   });
 
-  it('raises what the model extracts and confirms, drops an ungrounded quote, stops on an outage and on the budget, resumes, and costs nothing on an unchanged rescan', async () => {
-    // The model is down while the two documents arrive: their incremental rescans read no statement, raise nothing.
+  it('raises what the model extracts and confirms, drops an ungrounded quote, stops on an outage and on the budgets, resumes, and costs nothing on an unchanged rescan', async () => {
+    // The model is down when the first document arrives: its incremental rescan reads no statement (and its failed
+    // call spends the instance's budget for today, one call, so the second document's rescan asks nothing).
     for (let i = 0; i < 200; i++) server.script.push(FakeAnthropicMessagesServer.overloaded());
     await instance.ingest('expenses.md', '# Expenses\n\nExpense claims are approved by the Finance team.');
+    // Its last retry (the transport's third) met the outage too.
+    const asked = (name: string) => messages().filter((r) => JSON.stringify(r.body.messages ?? []).includes(`document=\\"${name}\\"`));
+    await waitFor(async () => (asked('expenses.md').some((r) => r.retryCount === 3) ? true : undefined), 60000, 'the rescan to give up on the model');
+    server.script.length = 0;
     await instance.ingest('manager-guide.md', '# Manager guide\n\nExpense claims are approved by the line manager.');
-    // Each document's rescan asked the model, and its last retry (the transport's third) met the outage too.
-    const gaveUp = (name: string) => messages().some((r) => r.retryCount === 3 && JSON.stringify(r.body.messages ?? []).includes(`document=\\"${name}\\"`));
-    await waitFor(async () => (gaveUp('expenses.md') && gaveUp('manager-guide.md') ? true : undefined), 60000, 'both rescans to give up on the model');
     await waitFor(async () => ((await instance.audit('/audit/document/count', { instance_id: instance.instanceId, state: 'INDEXED' })).body.response === 2 ? true : undefined), 60000, 'documents indexed');
     // No rule reads a contradiction there: no figure, no rule.
     expect(await all()).toEqual([]);
-    server.script.length = 0;
 
     // A full scan with a budget of one call: the documents left unread are read (one call), no pair is judged.
     const before = messages().length;
     const stopped = await fullScan();
     expect(stopped.model).toMatchObject({ calls: 1, budget_calls: 1, stopped: 'budget' });
     expect(messages().slice(before).map((r) => toolOf(r.body))).toEqual(['submit_statements']);
+    // Both documents in that one call: the second was never read outside the scan (today's budget was spent).
+    expect(asked('manager-guide.md')).toHaveLength(1);
     expect(await all()).toEqual([]);
 
     // The next scan resumes: nothing is read again, the pair is judged (one call), the contradiction raised.

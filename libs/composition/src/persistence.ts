@@ -2,7 +2,7 @@ import { PLATFORM_MIGRATIONS, PersistenceParts } from '@svc/database';
 import { AddInteractiveAuth1763700000800, CreateIdentitySchema1763700000100, IDENTITY_ENTITIES } from '@svc/identity-infra';
 import { AddAppliedRecommendations1763700001400, AddStatsIndexes1763700001600, CreateConflictsSchema1763700000900 } from '@svc/conflicts-infra';
 import { CreateDuplicatesSchema1763700001200, DuplicatesIndexesWithoutPendingList1763700001500 } from '@svc/duplicates-infra';
-import { AddFindingPairs1763700002100, AddModelDiscovery1763700002200, AddJudgementDrift1763700001700, AddModelBatches1763700001800, AddModelRejections1763700001900, CreateFullAuditSchema1763700001100 } from '@svc/full-audit-infra';
+import { AddFindingPairs1763700002100, AddModelDiscovery1763700002200, AddModelBudgetDays1763700002300, AddJudgementDrift1763700001700, AddModelBatches1763700001800, AddModelRejections1763700001900, CreateFullAuditSchema1763700001100 } from '@svc/full-audit-infra';
 import { JOBS_MIGRATIONS } from '@svc/jobs';
 import { CreateMissingSubjectsSchema1763700001300 } from '@svc/missing-subjects-infra';
 import { CreateMandatoryQuestionsSchema1763700001000 } from '@svc/mandatory-questions-infra';
@@ -37,5 +37,6 @@ export const PERSISTENCE: PersistenceParts = {
     AddModelRejections1763700001900,
     AddFindingPairs1763700002100,
     AddModelDiscovery1763700002200,
+    AddModelBudgetDays1763700002300,
   ],
 };

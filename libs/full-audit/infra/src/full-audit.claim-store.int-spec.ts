@@ -4,7 +4,7 @@ import { blockKey, ClaimBlock } from '@svc/full-audit-core';
 import { claimBlocks, extractClaims, findContradictions } from '@svc/text';
 import { createTestDatabase, TestDatabase } from '@svc/test-kit';
 import { MigrationInterface, QueryRunner } from 'typeorm';
-import { AddFindingPairs1763700002100, AddJudgementDrift1763700001700, AddModelBatches1763700001800, AddModelDiscovery1763700002200, AddModelRejections1763700001900, CreateFullAuditSchema1763700001100 } from './full-audit.migration';
+import { AddFindingPairs1763700002100, AddJudgementDrift1763700001700, AddModelBatches1763700001800, AddModelBudgetDays1763700002300, AddModelDiscovery1763700002200, AddModelRejections1763700001900, CreateFullAuditSchema1763700001100 } from './full-audit.migration';
 import { TypeOrmClaimStore } from './full-audit.repositories';
 
 /** The one workspace table the full-audit tables refer to (the workspace context's own migration is its infra's). */
@@ -27,7 +27,7 @@ describe('TypeOrmClaimStore blocks (postgres)', () => {
     testDb = await createTestDatabase('postgres');
     db = await Database.open(loadConfig(testDb.env), {
       entities: [],
-      migrations: [...PLATFORM_MIGRATIONS, AuditInstancesTable1763700000001, CreateFullAuditSchema1763700001100, AddJudgementDrift1763700001700, AddModelBatches1763700001800, AddModelRejections1763700001900, AddFindingPairs1763700002100, AddModelDiscovery1763700002200],
+      migrations: [...PLATFORM_MIGRATIONS, AuditInstancesTable1763700000001, CreateFullAuditSchema1763700001100, AddJudgementDrift1763700001700, AddModelBatches1763700001800, AddModelRejections1763700001900, AddFindingPairs1763700002100, AddModelDiscovery1763700002200, AddModelBudgetDays1763700002300],
     });
     store = new TypeOrmClaimStore(db.unitOfWork);
     await db.unitOfWork.manager().query(`INSERT INTO workspace.audit_instances (id) VALUES ('ki_blocks')`);

@@ -4,7 +4,7 @@ import { CachedStatement, passageContentHash } from '@svc/full-audit-core';
 import { createTestDatabase, TestDatabase, TestDatabaseMode } from '@svc/test-kit';
 import { MigrationInterface, QueryRunner } from 'typeorm';
 import { TypeOrmDiscoveryVerdicts, TypeOrmScanModelLedger, TypeOrmStatementCache } from './full-audit.discovery-stores';
-import { AddFindingPairs1763700002100, AddJudgementDrift1763700001700, AddModelBatches1763700001800, AddModelDiscovery1763700002200, AddModelRejections1763700001900, CreateFullAuditSchema1763700001100 } from './full-audit.migration';
+import { AddFindingPairs1763700002100, AddJudgementDrift1763700001700, AddModelBatches1763700001800, AddModelBudgetDays1763700002300, AddModelDiscovery1763700002200, AddModelRejections1763700001900, CreateFullAuditSchema1763700001100 } from './full-audit.migration';
 import { TypeOrmClaimStore, TypeOrmScanStore } from './full-audit.repositories';
 
 /** The one workspace table the full-audit tables refer to. */
@@ -41,7 +41,7 @@ describe.each<TestDatabaseMode>(['postgres', 'embedded'])('model discovery store
     testDb = await createTestDatabase(mode);
     db = await Database.open(loadConfig(testDb.env), {
       entities: [],
-      migrations: [...PLATFORM_MIGRATIONS, AuditInstancesTable1763700000001, CreateFullAuditSchema1763700001100, AddJudgementDrift1763700001700, AddModelBatches1763700001800, AddModelRejections1763700001900, AddFindingPairs1763700002100, AddModelDiscovery1763700002200],
+      migrations: [...PLATFORM_MIGRATIONS, AuditInstancesTable1763700000001, CreateFullAuditSchema1763700001100, AddJudgementDrift1763700001700, AddModelBatches1763700001800, AddModelRejections1763700001900, AddFindingPairs1763700002100, AddModelDiscovery1763700002200, AddModelBudgetDays1763700002300],
     });
     await db.unitOfWork.manager().query(`INSERT INTO workspace.audit_instances (id) VALUES ('ki_a'), ('ki_b')`);
   }, 120000);
@@ -102,6 +102,17 @@ describe.each<TestDatabaseMode>(['postgres', 'embedded'])('model discovery store
     await scans.start({ id: 'fas_o3', instanceId: 'ki_out2', reason: 'demand', state: 'RUNNING', total: 1, chunks: 1, startedAt: at(5), finishedAt: null, findings: null });
     expect(await ledger.stoppedByOutage(at(1))).toEqual([]);
     expect(await ledger.stoppedByOutage(at(30))).toEqual(['ki_out1']);
+  });
+
+  it('outside scans, each instance has the budget per day: concurrent reservations never overspend it, the next day starts again', async () => {
+    const ledger = new TypeOrmScanModelLedger(db.unitOfWork);
+    const granted = await Promise.all(Array.from({ length: 5 }, () => ledger.reserveDay('ki_b', '2026-11-28', 2)));
+    expect(granted.filter(Boolean)).toHaveLength(2);
+    expect(await ledger.reserveDay('ki_a', '2026-11-28', 2)).toBe(true);
+    expect(await ledger.reserveDay('ki_b', '2026-11-29', 2)).toBe(true);
+    await ledger.spentDay('ki_b', '2026-11-28', { inputTokens: 7, outputTokens: 3 });
+    const [row] = await db.unitOfWork.manager().query(`SELECT calls, input_tokens, output_tokens FROM full_audit.model_budget_days WHERE instance_id = 'ki_b' AND day = '2026-11-28'`);
+    expect([row.calls, Number(row.input_tokens), Number(row.output_tokens)]).toEqual([2, 7, 3]);
   });
 
   it('a document keeps its model statements beside its claims; offline it reads as before', async () => {

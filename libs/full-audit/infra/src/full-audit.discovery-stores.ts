@@ -102,6 +102,20 @@ export class TypeOrmScanModelLedger extends ScanModelLedger {
     await this.q(`UPDATE full_audit.scans SET model_stopped = $2 WHERE id = $1 AND model_stopped IS NULL`, [scanId, reason]);
   }
 
+  async reserveDay(instanceId: string, day: string, budget: number): Promise<boolean> {
+    const rows = await this.q<{ calls: number }>(
+      `WITH taken AS (INSERT INTO full_audit.model_budget_days (instance_id, day, calls) VALUES ($1, $2::date, 1)
+         ON CONFLICT (instance_id, day) DO UPDATE SET calls = full_audit.model_budget_days.calls + 1 WHERE full_audit.model_budget_days.calls < $3::int
+         RETURNING calls) SELECT calls FROM taken`,
+      [instanceId, day, budget],
+    );
+    return rows.length === 1;
+  }
+
+  async spentDay(instanceId: string, day: string, usage: LanguageModelUsage): Promise<void> {
+    await this.q(`UPDATE full_audit.model_budget_days SET input_tokens = input_tokens + $3, output_tokens = output_tokens + $4 WHERE instance_id = $1 AND day = $2::date`, [instanceId, day, usage.inputTokens, usage.outputTokens]);
+  }
+
   async stoppedByOutage(before: Date): Promise<string[]> {
     const rows = await this.q<{ instance_id: string }>(
       `SELECT s.instance_id FROM full_audit.scans s

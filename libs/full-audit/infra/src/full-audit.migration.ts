@@ -212,3 +212,25 @@ export class AddModelDiscovery1763700002200 implements MigrationInterface {
     await q.query(`DROP TABLE full_audit.statement_cache`);
   }
 }
+
+/**
+ * The model budget outside scans (ADR 0048): each instance's discovery calls per UTC day for incremental rescans, so
+ * documents arriving one by one after the first scan cost at most FULL_AUDIT_MODEL_BUDGET_CALLS calls a day.
+ */
+export class AddModelBudgetDays1763700002300 implements MigrationInterface {
+  name = 'AddModelBudgetDays1763700002300';
+
+  async up(q: QueryRunner): Promise<void> {
+    await q.query(`CREATE TABLE full_audit.model_budget_days (
+      instance_id text NOT NULL REFERENCES workspace.audit_instances(id) ON DELETE CASCADE,
+      day date NOT NULL,
+      calls integer NOT NULL DEFAULT 0,
+      input_tokens bigint NOT NULL DEFAULT 0,
+      output_tokens bigint NOT NULL DEFAULT 0,
+      PRIMARY KEY (instance_id, day))`);
+  }
+
+  async down(q: QueryRunner): Promise<void> {
+    await q.query(`DROP TABLE full_audit.model_budget_days`);
+  }
+}

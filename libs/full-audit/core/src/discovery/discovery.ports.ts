@@ -67,6 +67,12 @@ export abstract class ScanModelLedger {
   /** Marks the scan's model work stopped (the first reason stays). */
   abstract stop(scanId: string, reason: 'budget' | 'outage'): Promise<void>;
   abstract usage(scanId: string): Promise<ScanModelUsage>;
+  /**
+   * Outside scans (the incremental rescan of a changed document), the same budget bounds each instance's calls per UTC
+   * day (`day`: YYYY-MM-DD): documents arriving one by one after the first scan, the usual case, are not unbounded.
+   */
+  abstract reserveDay(instanceId: string, day: string, budget: number): Promise<boolean>;
+  abstract spentDay(instanceId: string, day: string, usage: LanguageModelUsage): Promise<void>;
   /** Instances whose latest scan completed before `before` with its model work stopped by an outage (the sweep resumes them). */
   abstract stoppedByOutage(before: Date): Promise<string[]>;
 }

@@ -53,6 +53,15 @@ class MemoryLedger extends ScanModelLedger {
   async stoppedByOutage() {
     return [];
   }
+  async reserveDay(instanceId: string, day: string, budget: number) {
+    const u = this.of(`day:${instanceId}:${day}`);
+    if (u.calls >= budget) return false;
+    u.calls++;
+    return true;
+  }
+  async spentDay(instanceId: string, day: string, usage: LanguageModelUsage) {
+    await this.spent(`day:${instanceId}:${day}`, usage);
+  }
 }
 
 /**
@@ -110,7 +119,9 @@ function setup(budget = 0) {
   const cache = new MemoryCache();
   const verdicts = new MemoryVerdicts();
   const ledger = new MemoryLedger();
-  const clock = { now: () => new Date('2026-11-28T07:00:00Z') } as Clock;
+  let now = new Date('2026-11-28T07:00:00Z');
+  const clock = { now: () => now } as Clock;
+  const nextDay = () => (now = new Date(now.getTime() + 86_400_000));
   const uow = { run: <T>(work: () => Promise<T>) => work() } as UnitOfWork;
   const lm = model as unknown as LanguageModel;
   const discovery = new ModelDiscovery(new DiscoverySettings(new ModelStatementExtractor(lm), new ModelDiscoveryJudge(lm), budget), cache, verdicts, ledger, clock, uow);
@@ -121,7 +132,7 @@ function setup(budget = 0) {
     const stored = documents.map((d) => ({ documentId: d.id, contentHash: d.contentHash, statements: readings.get(d.id)!.statements }));
     return { readings, ...(await discovery.findings('ki_1', scanId, stored, null, names)) };
   };
-  return { model, ledger, scan, discovery };
+  return { model, ledger, scan, discovery, nextDay };
 }
 
 const returns = document('kd_a', 'Returns', 'Our return window is 30 days. Shipping is free.');
@@ -204,6 +215,20 @@ describe('ModelDiscovery', () => {
     expect(model.calls).toHaveLength(5);
     expect(model.mostInFlight).toBe(MODEL_DISCOVERY_CONCURRENCY);
     expect(await ledger.usage('fas_1')).toMatchObject({ calls: 5, stopped: 'budget' });
+  });
+
+  it('outside scans (a changed document rescanned alone), the same budget bounds the calls of each instance per day', async () => {
+    const { model, ledger, discovery, nextDay } = setup(1);
+    const long = (d: ScannedDocument) => ({ ...d, passages: d.passages.map((p) => ({ ...p, text: p.text + ' '.repeat(8_000) })) });
+    const faqOne = document('kd_b', 'FAQ', 'The return window is 60 days.');
+    expect(Object.fromEntries([...(await discovery.read('ki_1', null, [long(returns)]))].map(([id, r]) => [id, r.complete]))).toEqual({ kd_a: true });
+    // The day's one call is spent: the next changed document is left to the next full scan.
+    expect((await discovery.read('ki_1', null, [long(faqOne)])).get('kd_b')!.complete).toBe(false);
+    expect(model.calls).toHaveLength(1);
+    expect(await ledger.usage('day:ki_1:2026-11-28')).toMatchObject({ calls: 1, inputTokens: 100, outputTokens: 10 });
+    nextDay();
+    expect((await discovery.read('ki_1', null, [long(faqOne)])).get('kd_b')!.complete).toBe(true);
+    expect(model.calls).toHaveLength(2);
   });
 
   it('offline: nothing runs', async () => {

@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { Clock, loggableError, noteModelFallback, UnitOfWork, unusableModelReply } from '@svc/kernel';
+import { Clock, LanguageModelUsage, loggableError, noteModelFallback, UnitOfWork, unusableModelReply } from '@svc/kernel';
 import { Claim, ClaimContradiction, foldedWords, groupContradictions, vectorSignature } from '@svc/text';
 import type { FullAuditExcerpt, FullAuditFinding } from '../full-audit-conflict';
 import type { DocumentClaims, ScannedDocument } from '../full-audit.ports';
@@ -74,21 +74,35 @@ export class ModelDiscovery {
    * of calls of seconds each), each taken from the scan's budget first: once the budget refuses one, or `call` answers
    * false (an outage), no further call starts; those under way finish.
    */
-  private async calls<G>(scanId: string | null, groups: readonly G[], call: (group: G) => Promise<boolean>): Promise<void> {
+  private async calls<G>(instanceId: string, scanId: string | null, groups: readonly G[], call: (group: G) => Promise<boolean>): Promise<void> {
     let next = 0;
     let stop = false;
     const worker = async () => {
       while (!stop && next < groups.length) {
         const group = groups[next++];
-        if (!(await this.reserve(scanId)) || !(await call(group))) stop = true;
+        if (!(await this.reserve(instanceId, scanId)) || !(await call(group))) stop = true;
       }
     };
     await Promise.all(Array.from({ length: Math.min(MODEL_DISCOVERY_CONCURRENCY, groups.length) }, worker));
   }
 
-  /** Takes one call from the scan's budget (outside a scan: an incremental rescan of a few passages, no budget). */
-  private async reserve(scanId: string | null): Promise<boolean> {
-    return scanId === null || this.ledger.reserve(scanId, this.settings.budgetCalls);
+  /** The UTC day outside scans are budgeted by. */
+  private day(): string {
+    return this.clock.now().toISOString().slice(0, 10);
+  }
+
+  /** Takes one call from the scan's budget, or outside a scan from the instance's budget of the day. */
+  private async reserve(instanceId: string, scanId: string | null): Promise<boolean> {
+    if (scanId !== null) return this.ledger.reserve(scanId, this.settings.budgetCalls);
+    const granted = await this.ledger.reserveDay(instanceId, this.day(), this.settings.budgetCalls);
+    if (!granted) this.logger.warn({ instanceId, budget: this.settings.budgetCalls }, "the instance's model budget for today is spent: changed documents are left to the next full scan");
+    return granted;
+  }
+
+  /** Adds a call's tokens to the scan's or the day's account. */
+  private async spent(instanceId: string, scanId: string | null, usage: LanguageModelUsage): Promise<void> {
+    if (scanId) await this.ledger.spent(scanId, usage);
+    else await this.ledger.spentDay(instanceId, this.day(), usage);
   }
 
   /**
@@ -120,13 +134,13 @@ export class ModelDiscovery {
     // Each content once: a passage repeated across copies is read once.
     const unread = [...new Map(passages.filter((p) => !known.has(statementCacheKey(p.key))).map((p) => [statementCacheKey(p.key), p])).values()];
     const toRead: (ExtractionPassage & { key: string; contentHash: string })[] = unread.map((p) => ({ id: statementCacheKey(p.key), key: statementCacheKey(p.key), contentHash: p.key.contentHash, documentName: p.document.name, headingPath: p.passage.headingPath, text: p.passage.text }));
-    await this.calls(scanId, extractionGroups(toRead), async (group) => {
+    await this.calls(instanceId, scanId, extractionGroups(toRead), async (group) => {
       try {
         const result = await extractor.read(group);
         const entries = group.map((p) => ({ contentHash: p.contentHash, extractor: extractor.version, statements: (result.statements.get(p.id) ?? []).map(({ passageId: _passageId, signature: _signature, ...rest }) => rest as CachedStatement) }));
         await this.uow.run(async () => {
           await this.cache.put(instanceId, entries, this.clock.now());
-          if (scanId) await this.ledger.spent(scanId, result.usage);
+          await this.spent(instanceId, scanId, result.usage);
         });
         for (const e of entries) known.set(statementCacheKey(e), e.statements);
         return true;
@@ -181,12 +195,12 @@ export class ModelDiscovery {
     let judged = 0;
     const groups: DiscoveryCandidate[][] = [];
     for (let i = 0; i < toJudge.length; i += DISCOVERY_JUDGE_BATCH) groups.push(toJudge.slice(i, i + DISCOVERY_JUDGE_BATCH));
-    await this.calls(scanId, groups, async (group) => {
+    await this.calls(instanceId, scanId, groups, async (group) => {
       try {
         const result = await judge.judge(group);
         await this.uow.run(async () => {
           await this.verdicts.record(instanceId, group.filter((c) => result.verdicts.has(c.fingerprint)).map((c) => ({ fingerprint: c.fingerprint, verdict: result.verdicts.get(c.fingerprint)!, contentHashes: versionsOf(documentsOf(c), versions) })), this.clock.now());
-          if (scanId) await this.ledger.spent(scanId, result.usage);
+          await this.spent(instanceId, scanId, result.usage);
         });
         for (const [fingerprint, verdict] of result.verdicts) verdicts.set(fingerprint, verdict);
         judged += result.verdicts.size;
