@@ -116,7 +116,8 @@ export const configSchema = z.object({
   /**
    * Model calls one full-audit scan may make for discovery (statement extraction and judging pairs). Once spent, the
    * scan completes with what it has and have-to-show says it stopped on the budget; the next scan resumes where it
-   * stopped (what was read or judged is cached, so it costs nothing again).
+   * stopped (what was read or judged is cached, so it costs nothing again). Outside scans (a changed document
+   * rescanned on its own), the same number bounds each instance's calls per UTC day.
    */
   FULL_AUDIT_MODEL_BUDGET_CALLS: z.coerce.number().int().min(1).max(10_000_000).default(2000),
   /**
