@@ -53,7 +53,7 @@ function setup(options: { batches: boolean; submit?: () => Promise<string>; reje
   const clock = { now: () => new Date('2026-11-26T12:00:00Z') } as Clock;
   const uow = { run: <T>(work: () => Promise<T>) => work() } as UnitOfWork;
   const discovery = options.discovered
-    ? ({ enabled: true, findings: async () => ({ findings: options.discovered, judged: options.discovered!.length, pending: 0 }) } as unknown as ModelDiscovery)
+    ? ({ enabled: true, findings: async () => ({ findings: options.discovered, judged: options.discovered!.length, pending: 0 }), prune: async () => ({ passages: 0, verdicts: 0 }) } as unknown as ModelDiscovery)
     : ModelDiscovery.offline();
   const use = new JudgeFullAudit(steps, scans, claims, conflicts, source, judge, batches, rejections, writer, new FullAuditSettings(24, 25, 60, 2, 60), jobs, clock, uow, new InlineContradictionFinder(), discovery);
   const inserted = () => written.flatMap((s) => (s.kind === 'insert' ? [s.finding] : []));

@@ -222,6 +222,8 @@ export class JudgeFullAudit {
         await this.claims.resetDrift(instanceId);
         await this.scans.complete(scan.id, this.clock.now(), result.found);
       });
+      // What model-led discovery read or judged that can never be used again (another model, changed documents).
+      await this.discovery.prune(instanceId);
       return `full ${scan.id}: ${result.summary}`;
     }
     const outcomes: string[] = [];

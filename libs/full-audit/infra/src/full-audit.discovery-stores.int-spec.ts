@@ -115,6 +115,33 @@ describe.each<TestDatabaseMode>(['postgres', 'embedded'])('model discovery store
     expect([row.calls, Number(row.input_tokens), Number(row.output_tokens)]).toEqual([2, 7, 3]);
   });
 
+  it('forgets what can never be used again: statements of other extractors, verdicts on documents changed or gone', async () => {
+    const cache = new TypeOrmStatementCache(db.unitOfWork);
+    const verdicts = new TypeOrmDiscoveryVerdicts(db.unitOfWork);
+    const claims = new TypeOrmClaimStore(db.unitOfWork);
+    await db.unitOfWork.manager().query(`INSERT INTO workspace.audit_instances (id) VALUES ('ki_prune')`);
+    await cache.put('ki_prune', [{ contentHash: 'h1', extractor: 'm|statements-v1', statements: [] }, { contentHash: 'h1', extractor: 'm|statements-v2', statements: [] }], new Date());
+    expect(await cache.keepOnly('ki_prune', 'm|statements-v2')).toBe(1);
+    expect((await cache.get('ki_prune', [{ contentHash: 'h1', extractor: 'm|statements-v2' }])).size).toBe(1);
+    await claims.save('ki_prune', [
+      { documentId: 'kd_1', contentHash: 'claims-v5+statements=m|statements-v2:c1', claims: [], changedAt: new Date() },
+      { documentId: 'kd_2', contentHash: 'claims-v5:c2', claims: [], changedAt: new Date() },
+    ]);
+    const verdict = { contradiction: false, title: 't', explanation: 'e', question: 'q' };
+    await verdicts.record(
+      'ki_prune',
+      [
+        // Judged on the same contents (read by another reader version since): kept.
+        { fingerprint: 'same', verdict, contentHashes: { kd_1: 'claims-v4:c1', kd_2: 'claims-v5:c2' } },
+        { fingerprint: 'changed', verdict, contentHashes: { kd_1: 'claims-v5:c0', kd_2: 'claims-v5:c2' } },
+        { fingerprint: 'gone', verdict, contentHashes: { kd_1: 'claims-v5:c1', kd_9: 'claims-v5:c9' } },
+      ],
+      new Date(),
+    );
+    expect(await verdicts.forgetStale('ki_prune')).toBe(2);
+    expect([...(await verdicts.of('ki_prune', ['same', 'changed', 'gone'])).keys()]).toEqual(['same']);
+  });
+
   it('a document keeps its model statements beside its claims; offline it reads as before', async () => {
     const store = new TypeOrmClaimStore(db.unitOfWork);
     const withModel = { documentId: 'kd_m', contentHash: 'v:h', claims: [], statements: [{ ...statement('30'), passageId: 'kn_1' }], changedAt: new Date(1000) };

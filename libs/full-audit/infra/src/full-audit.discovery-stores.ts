@@ -22,6 +22,14 @@ export class TypeOrmStatementCache extends StatementCache {
     return new Map(rows.map((r) => [statementCacheKey({ extractor: r.extractor, contentHash: r.content_hash }), r.statements]));
   }
 
+  async keepOnly(instanceId: string, extractor: string): Promise<number> {
+    const rows = await this.q<{ content_hash: string }>(
+      `WITH gone AS (DELETE FROM full_audit.statement_cache WHERE instance_id = $1 AND extractor <> $2 RETURNING content_hash) SELECT content_hash FROM gone`,
+      [instanceId, extractor],
+    );
+    return rows.length;
+  }
+
   async put(instanceId: string, entries: (StatementCacheKey & { statements: CachedStatement[] })[], at: Date): Promise<void> {
     if (entries.length === 0) return;
     const unique = [...new Map(entries.map((e) => [statementCacheKey(e), e])).values()];
@@ -36,6 +44,19 @@ export class TypeOrmStatementCache extends StatementCache {
 
 @Injectable()
 export class TypeOrmDiscoveryVerdicts extends DiscoveryVerdicts {
+  /** A verdict's documents compared by content only (the part of a claims version after its last colon), as `atVersions` does. */
+  async forgetStale(instanceId: string): Promise<number> {
+    const rows = await this.q<{ fingerprint: string }>(
+      `WITH gone AS (DELETE FROM full_audit.model_verdicts v WHERE v.instance_id = $1 AND EXISTS (
+         SELECT 1 FROM jsonb_each_text(v.content_hashes) h
+           LEFT JOIN full_audit.document_claims d ON d.instance_id = v.instance_id AND d.document_id = h.key
+          WHERE d.document_id IS NULL OR regexp_replace(d.content_hash, '^.*:', '') <> regexp_replace(h.value, '^.*:', ''))
+       RETURNING v.fingerprint) SELECT fingerprint FROM gone`,
+      [instanceId],
+    );
+    return rows.length;
+  }
+
   private readonly q: Query;
 
   constructor(uow: TypeOrmUnitOfWork) {

@@ -27,6 +27,8 @@ export abstract class StatementCache {
   /** For the keys read before, their statements (by `statementCacheKey`); the others are absent. */
   abstract get(instanceId: string, keys: StatementCacheKey[]): Promise<Map<string, CachedStatement[]>>;
   abstract put(instanceId: string, entries: (StatementCacheKey & { statements: CachedStatement[] })[], at: Date): Promise<void>;
+  /** Forgets what other extractors (another model or prompt version) read; returns how many passages. */
+  abstract keepOnly(instanceId: string, extractor: string): Promise<number>;
 }
 
 /** The model's verdict on one candidate pair of statements (issue 24 item 3: the judge). */
@@ -47,6 +49,8 @@ export interface DiscoveryVerdict {
 export abstract class DiscoveryVerdicts {
   abstract of(instanceId: string, fingerprints: string[]): Promise<Map<string, { verdict: DiscoveryVerdict; contentHashes: Record<string, string> }>>;
   abstract record(instanceId: string, verdicts: { fingerprint: string; verdict: DiscoveryVerdict; contentHashes: Record<string, string> }[], at: Date): Promise<void>;
+  /** Forgets the verdicts on pairs of which a document has changed or gone since (they can never be used again); returns how many. */
+  abstract forgetStale(instanceId: string): Promise<number>;
 }
 
 /** What the model cost a scan so far, and why it stopped calling it (null while it may call). */

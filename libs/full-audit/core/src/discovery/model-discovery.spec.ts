@@ -13,6 +13,9 @@ class MemoryCache extends StatementCache {
   async put(instanceId: string, entries: (StatementCacheKey & { statements: CachedStatement[] })[]) {
     for (const e of entries) this.rows.set(`${instanceId}|${statementCacheKey(e)}`, e.statements);
   }
+  async keepOnly() {
+    return 0;
+  }
 }
 
 class MemoryVerdicts extends DiscoveryVerdicts {
@@ -22,6 +25,9 @@ class MemoryVerdicts extends DiscoveryVerdicts {
   }
   async record(_instanceId: string, verdicts: { fingerprint: string; verdict: DiscoveryVerdict; contentHashes: Record<string, string> }[]) {
     for (const v of verdicts) this.rows.set(v.fingerprint, v);
+  }
+  async forgetStale() {
+    return 0;
   }
 }
 

@@ -123,6 +123,15 @@ export class ModelDiscovery {
     if (scanId) await this.uow.run(() => this.ledger.stop(scanId, 'outage'));
   }
 
+  /**
+   * After a full judgement: forgets the statements other models or prompt versions read, and the verdicts on pairs
+   * whose documents have changed or gone (neither can be used again). Returns what was forgotten.
+   */
+  async prune(instanceId: string): Promise<{ passages: number; verdicts: number }> {
+    if (!this.settings.enabled) return { passages: 0, verdicts: 0 };
+    return this.uow.run(async () => ({ passages: await this.cache.keepOnly(instanceId, this.settings.extractor!.version), verdicts: await this.verdicts.forgetStale(instanceId) }));
+  }
+
   /** The statements of each document's passages: from the cache, else from the model while the budget lasts. */
   async read(instanceId: string, scanId: string | null, documents: readonly ScannedDocument[]): Promise<Map<string, DocumentReading>> {
     const extractor = this.settings.extractor;
