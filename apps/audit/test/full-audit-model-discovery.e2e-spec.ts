@@ -161,7 +161,7 @@ describe('full audit with model-led discovery (openai-compatible, embedded)', ()
     await server.stop();
   });
 
-  it('raises what the model extracts and confirms, without the ungrounded quote; an unchanged rescan makes no call', async () => {
+  it('raises what the model extracts and confirms, without the ungrounded quote; an unchanged rescan makes no call; ignored, it is never raised again', async () => {
     await instance.ingest('expenses.md', '# Expenses\n\nExpense claims are approved by the Finance team.');
     await instance.ingest('manager-guide.md', '# Manager guide\n\nExpense claims are approved by the line manager.');
     const [finding] = await waitFor(async () => {
@@ -182,5 +182,21 @@ describe('full audit with model-led discovery (openai-compatible, embedded)', ()
     }, 120000, 'a full scan');
     expect(rescan.model).toMatchObject({ calls: 0, stopped: null });
     expect(server.requests.length).toBe(calls);
+
+    // Ignored, it is never raised again, also once a document changes and the model judges the pair again.
+    expect((await instance.audit('/audit/full-audit/ignore', { instance_id: instance.instanceId, conflict_id: finding.id })).status).toBe(200);
+    await instance.ingest('manager-guide.md', '# Manager guide\n\nRead this before approving anything.\n\nExpense claims are approved by the line manager.');
+    await waitFor(async () => (server.requests.slice(calls).some((r) => formatOf(r.body) === 'submit_verdicts') ? true : undefined), 90000, 'the changed pair judged again');
+    // A full scan judges the whole repository again (the verdict on the new content is remembered: no call).
+    const judged = server.requests.length;
+    const since = (await instance.panel()).scan?.started_at ?? '';
+    expect((await instance.audit('/audit/instance/update-instance-step', { instance_id: instance.instanceId, step: 'INIT' })).status).toBe(200);
+    await waitFor(async () => {
+      const { scan } = await instance.panel();
+      return scan && scan.reason === 'instance' && scan.state === 'COMPLETED' && scan.started_at > since ? scan : undefined;
+    }, 120000, 'a full scan after the change');
+    expect(server.requests.length).toBe(judged);
+    const after = (await instance.audit('/audit/full-audit/list', { instance_id: instance.instanceId, state_in: [], limit: 100 })).body.response.items as Json[];
+    expect(after.map((c) => [c.id, c.state])).toEqual([[finding.id, 'IGNORED']]);
   }, 300000);
 });
