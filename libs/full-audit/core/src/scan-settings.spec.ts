@@ -17,6 +17,14 @@ describe('vector-neighbour blocking settings', () => {
     expect(claimsVersionOf('abc', 'bge-small')).not.toBe(claimsVersionOf('abc', 'local-hash-512'));
   });
 
+  it("with model-led discovery, names the statement extractor (a new model or prompt reads every document again), the content still comparable; offline the version is as before", () => {
+    const withModel = claimsVersionOf('abc', null, 'anthropic:claude|statements-v1');
+    expect(withModel).toBe(`claims-v${CLAIMS_VERSION}+statements=anthropic:claude|statements-v1:abc`);
+    expect(withModel).not.toBe(claimsVersionOf('abc', null, 'anthropic:claude|statements-v2'));
+    expect(claimsVersionOf('abc', null, null)).toBe(claimsVersionOf('abc', null));
+    expect(sameContent(withModel, claimsVersionOf('abc', null))).toBe(true);
+  });
+
   it("keeps a model's verdict while the documents' content is the same, whatever reader or embedding model read their claims", () => {
     expect(sameContent(claimsVersionOf('abc', null), claimsVersionOf('abc', 'bge-small'))).toBe(true);
     expect(sameContent('claims-v2:abc', claimsVersionOf('abc', null))).toBe(true);
