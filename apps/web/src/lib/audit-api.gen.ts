@@ -1821,6 +1821,16 @@ export interface operations {
                                 findings: number | null;
                                 /** Format: date-time */
                                 finished_at: string | null;
+                                /** @description Only with model-led discovery (a model configured, FULL_AUDIT_MODEL_DISCOVERY on): the model calls and tokens the scan used, its budget (FULL_AUDIT_MODEL_BUDGET_CALLS), why the model work stopped early (budget or outage: the next scan resumes it) or null, and the calls the scan is estimated to take (while documents are read: the calls so far scaled to every chunk, judging on top). */
+                                model?: {
+                                    budget_calls: number;
+                                    calls: number;
+                                    estimated_calls: number;
+                                    input_tokens: number;
+                                    output_tokens: number;
+                                    /** @enum {unknown} */
+                                    stopped: "budget" | "outage" | null;
+                                };
                                 /** @enum {unknown} */
                                 reason: "instance" | "schedule" | "demand" | "settle";
                                 /** Format: date-time */
