@@ -4,8 +4,9 @@ import { useTranslation } from 'react-i18next';
 import { ErrorAlert } from '@/components/error-alert';
 import { Loading } from '@/components/loading';
 import { Pager } from '@/components/pager';
-import { useCreateQuestion, useForceAnalyze, useQuestions } from '@/features/questions/api/questions';
+import { useCreateQuestion, useForceAnalyze, useQuestions, useSetQuestionAnswer, useSetQuestionState } from '@/features/questions/api/questions';
 import { CreateQuestionForm } from '@/features/questions/components/create-question-form';
+import { QuestionActions } from '@/features/questions/components/question-actions';
 import { QuestionsTable } from '@/features/questions/components/questions-table';
 import { QUESTION_STATES } from '@/features/questions/question-states';
 import { useDocumentTitle } from '@/lib/use-document-title';
@@ -20,6 +21,8 @@ export function QuestionsPage() {
   const questions = useQuestions(instanceId, search);
   const create = useCreateQuestion(instanceId);
   const force = useForceAnalyze(instanceId);
+  const setAnswer = useSetQuestionAnswer(instanceId);
+  const setState = useSetQuestionState(instanceId);
   useDocumentTitle(t('questions.title'));
   return (
     <Stack gap="md">
@@ -43,7 +46,19 @@ export function QuestionsPage() {
         <ErrorAlert error={questions.error} />
       ) : (
         <>
-          <QuestionsTable instanceId={instanceId} questions={questions.data.items} onForceAnalyze={(id) => force.mutate(id)} analyzing={force.isPending ? force.variables : undefined} />
+          <QuestionsTable
+            instanceId={instanceId}
+            questions={questions.data.items}
+            onForceAnalyze={(id) => force.mutate(id)}
+            analyzing={force.isPending ? force.variables : undefined}
+            renderActions={(question) => (
+              <QuestionActions
+                question={question}
+                onAnswer={(answer) => setAnswer.mutateAsync({ questionId: question.id, answer })}
+                onSetState={(state) => setState.mutateAsync({ questionId: question.id, state })}
+              />
+            )}
+          />
           <Pager total={questions.data.total} page={search.page ?? 1} onChange={(page) => void navigate({ search: { ...search, page } })} />
         </>
       )}

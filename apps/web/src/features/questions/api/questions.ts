@@ -44,3 +44,27 @@ export function useForceAnalyze(instanceId: string) {
     onSuccess: invalidate,
   });
 }
+
+/** The expert's answer to a question (admin flow): its OPEN conflicts move to ANSWERED. */
+export function useSetQuestionAnswer(instanceId: string) {
+  const { api } = useServices();
+  const invalidate = useInvalidateInstance(instanceId);
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ questionId, answer }: { questionId: string; answer: string }) =>
+      unwrap(api.POST('/audit/mandatory-question/set-answer', { body: { instance_id: instanceId, question_id: questionId, answer } })),
+    // The question's conflicts changed state too.
+    onSuccess: () => Promise.all([invalidate(), queryClient.invalidateQueries({ queryKey: ['conflicts', instanceId] })]),
+  });
+}
+
+/** MANAGED (the documents its conflicts cite are indexed again) or IGNORED: the question leaves the worklist. */
+export function useSetQuestionState(instanceId: string) {
+  const { api } = useServices();
+  const invalidate = useInvalidateInstance(instanceId);
+  return useMutation({
+    mutationFn: ({ questionId, state }: { questionId: string; state: 'MANAGED' | 'IGNORED' }) =>
+      unwrap(api.POST(state === 'MANAGED' ? '/audit/mandatory-question/set-managed' : '/audit/mandatory-question/set-ignored', { body: { instance_id: instanceId, question_id: questionId } })),
+    onSuccess: invalidate,
+  });
+}

@@ -1,4 +1,5 @@
-import { Button, List, Table, Text, VisuallyHidden } from '@mantine/core';
+import { Button, Group, List, Table, Text, VisuallyHidden } from '@mantine/core';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AnchorLink } from '@/components/links';
 import { StateBadge } from '@/components/state-badge';
@@ -16,18 +17,21 @@ export const QUESTION_STATE_TONES: Record<QuestionState, Tone> = {
   IGNORED: 'neutral',
 };
 
-/** The mandatory questions of one page, with their state and what the analysis found; REFUSED ones can be analysed again. */
+/** The mandatory questions of one page, with their state and what the analysis found; REFUSED ones can be analysed again, and the page may add its other actions. */
 export function QuestionsTable({
   instanceId,
   questions,
   onForceAnalyze,
   analyzing,
+  renderActions,
 }: {
   instanceId: string;
   questions: readonly MandatoryQuestion[];
   onForceAnalyze?: (questionId: string) => void;
   /** The question a force-analyze was just asked for. */
   analyzing?: string;
+  /** The other actions on a question (answer, managed, ignored), when the page offers them. */
+  renderActions?: (question: MandatoryQuestion) => ReactNode;
 }) {
   const { t, i18n } = useTranslation();
   if (questions.length === 0) return <Text my="md">{t('questions.empty')}</Text>;
@@ -84,11 +88,14 @@ export function QuestionsTable({
                 <Text size="sm">{question.analyzed_at ? formatDate(question.analyzed_at, i18n.language) : t('questions.notAnalyzed')}</Text>
               </Table.Td>
               <Table.Td>
-                {question.state === 'REFUSED' && onForceAnalyze && (
-                  <Button size="xs" variant="light" loading={analyzing === question.id} onClick={() => onForceAnalyze(question.id)} aria-label={t('questions.forceAnalyzeLabel', { question: question.question })}>
-                    {t('questions.forceAnalyze')}
-                  </Button>
-                )}
+                <Group gap="xs" wrap="nowrap">
+                  {question.state === 'REFUSED' && onForceAnalyze && (
+                    <Button size="xs" variant="light" loading={analyzing === question.id} onClick={() => onForceAnalyze(question.id)} aria-label={t('questions.forceAnalyzeLabel', { question: question.question })}>
+                      {t('questions.forceAnalyze')}
+                    </Button>
+                  )}
+                  {renderActions?.(question)}
+                </Group>
               </Table.Td>
             </Table.Tr>
           ))}
