@@ -66,3 +66,13 @@ export function useIgnoreFinding(instanceId: string, findingId: string) {
     onSuccess: refresh,
   });
 }
+
+/** The governance override (admins): reopen a MANAGED or IGNORED finding as DETECTED. 409 on a DISAPPEARED one. */
+export function useSetFindingState(instanceId: string, findingId: string) {
+  const { api } = useServices();
+  const refresh = useRefreshFinding(instanceId, findingId);
+  return useMutation({
+    mutationFn: (state: 'managed' | 'ignored' | 'detected') => unwrap(api.POST('/audit/full-audit/set-state', { body: { instance_id: instanceId, conflict_id: findingId, state } })),
+    onSuccess: refresh,
+  });
+}

@@ -9,17 +9,23 @@ import { Loading } from '@/components/loading';
 import { RecommendationList } from '@/components/recommendation-list';
 import { StateBadge } from '@/components/state-badge';
 import { useDocumentTitle } from '@/lib/use-document-title';
-import { useCloseFinding, useFinding, useIgnoreFinding, useSetFindingAnswer } from '../api/findings';
+import { useCloseFinding, useFinding, useIgnoreFinding, useSetFindingAnswer, useSetFindingState } from '../api/findings';
 import { groupByValue, UNRESOLVED_FINDING_STATES } from '../finding-states';
+import { FindingOverride } from './finding-override';
 import { FINDING_STATE_TONES } from './findings-table';
 
-/** One full-audit finding: the statements side by side grouped by value, the explanation, then answer, close or ignore. */
-export function FindingView({ instanceId, findingId }: { instanceId: string; findingId: string }) {
+/**
+ * One full-audit finding: the statements side by side grouped by value, the explanation, then answer,
+ * close or ignore; for whom may use it (`canOverride`, an instance admin), the governance override that
+ * reopens a closed or ignored finding.
+ */
+export function FindingView({ instanceId, findingId, canOverride = false }: { instanceId: string; findingId: string; canOverride?: boolean }) {
   const { t } = useTranslation();
   const finding = useFinding(instanceId, findingId);
   const setAnswer = useSetFindingAnswer(instanceId, findingId);
   const close = useCloseFinding(instanceId, findingId);
   const ignore = useIgnoreFinding(instanceId, findingId);
+  const setState = useSetFindingState(instanceId, findingId);
   // The expert's draft answer; until they type or pick a group, the answer already set.
   const [draft, setDraft] = useState<string>();
   useDocumentTitle(finding.data ? t('finding.title', { subject: finding.data.subject }) : t('finding.loadingTitle'));
@@ -173,6 +179,7 @@ export function FindingView({ instanceId, findingId }: { instanceId: string; fin
       )}
       {close.isError && <ErrorAlert error={close.error} />}
       {ignore.isError && <ErrorAlert error={ignore.error} />}
+      <FindingOverride state={f.state} allowed={canOverride} onReopen={() => setState.mutate('detected')} pending={setState.isPending} error={setState.error} />
     </Stack>
   );
 }
