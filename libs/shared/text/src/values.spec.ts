@@ -82,6 +82,13 @@ describe('typed values and their canonical keys', () => {
     ['Les salaires sont versés le 25 de chaque mois.', 'fr', 'recurrence', '25 de chaque mois', 'recurrence:P1M:25D'],
     ['Le rapport est dû le cinquième jour ouvré du mois.', 'fr', 'recurrence', 'cinquième jour ouvré du mois', 'recurrence:P1M:5WD'],
     ['Nous nous réunissons le dernier vendredi du mois.', 'fr', 'recurrence', 'dernier vendredi du mois', 'recurrence:P1M:LW5'],
+    // How often, as times per period or a period the recognizers miss: keyed by the period between two occurrences.
+    ['Access rights are reviewed twice a year.', 'en', 'recurrence', 'twice a year', 'recurrence:P6M'],
+    ['Fire drills are held three times a year.', 'en', 'recurrence', 'three times a year', 'recurrence:P4M'],
+    ['Backups are tested twice a month.', 'en', 'recurrence', 'twice a month', 'recurrence:P15D'],
+    ['Managers review access rights every quarter.', 'en', 'recurrence', 'every quarter', 'recurrence:P3M'],
+    ['Les droits sont revus deux fois par an.', 'fr', 'recurrence', 'deux fois par an', 'recurrence:P6M'],
+    ['Les droits sont revus chaque trimestre.', 'fr', 'recurrence', 'chaque trimestre', 'recurrence:P3M'],
     // A part of a recurring period, and a month (or a part of one) without a day or a year in French.
     ['Expense reports are due at the end of the month.', 'en', 'date-range', 'end of the month', 'date-range:end:month'],
     ['Inventory is counted at year-end.', 'en', 'date-range', 'year-end', 'date-range:end:year'],

@@ -87,6 +87,7 @@ function readValues(text: string, language: Language): TypedValue[] {
   take(workingDays(text), (r) => ({ kind: 'duration', key: `duration:P${canonicalNumber(Number(r.resolution?.value))}WD`, comparable: true }));
   // Before the date models, which read "le jour même" as a bare "jour" and "the 1st of each month" as "each month".
   take(phrases(text, IMMEDIATELY), () => ({ kind: 'duration', key: 'duration:P0D', comparable: true }));
+  take(timesPerPeriod(text), (r) => ({ kind: 'recurrence', key: `recurrence:${String(r.resolution?.key)}`, comparable: true }));
   take(dayOfPeriod(text), (r) => ({ kind: 'recurrence', key: `recurrence:${String(r.resolution?.key)}`, comparable: false }));
   take(partOfPeriod(text), (r) => ({ kind: 'date-range', key: `date-range:${String(r.resolution?.key)}`, comparable: false }));
   const dateTime = (r: ModelResult): Reading | undefined => {
@@ -282,6 +283,44 @@ function dayOfPeriod(text: string): ModelResult[] {
       const n = /^(?:last|derniere?)$/u.test(word) ? 'L' : (ORDINALS[word] ?? Number.parseInt(word, 10));
       const day = WEEKDAYS[unit] !== undefined ? `W${WEEKDAYS[unit]}` : working && !/^calend/iu.test(working) ? 'WD' : 'D';
       out.push(spanOf(m.index ?? 0, m[0], 'recurrence.dayofperiod', { key: `${period}:${n}${day}` }));
+    }
+  }
+  return out;
+}
+
+/** Months (or days, for a day or a week) in one period of each name, English and French, singular and plural. */
+const PERIOD_LENGTH: Record<string, { months?: number; days?: number }> = {
+  day: { days: 1 }, jour: { days: 1 }, week: { days: 7 }, semaine: { days: 7 }, fortnight: { days: 14 },
+  month: { months: 1 }, mois: { months: 1 }, quarter: { months: 3 }, trimestre: { months: 3 }, semester: { months: 6 }, semestre: { months: 6 },
+  year: { months: 12 }, annee: { months: 12 }, an: { months: 12 },
+};
+const TIMES: Record<string, number> = { once: 1, twice: 2, thrice: 3, une: 1, un: 1, deux: 2, trois: 3, quatre: 4, cinq: 5, six: 6, two: 2, three: 3, four: 4, five: 5 };
+const TIMES_PER_PERIOD = [
+  // "twice a year", "three times per month", "4 times a year", "once every quarter"
+  /(?<![\p{L}\d])(once|twice|thrice|(\d+|two|three|four|five|six)\s+times)\s+(?:a|an|per|each|every|in\s+a)\s+(day|week|fortnight|month|quarter|semester|year)(?![\p{L}])/giu,
+  // "deux fois par an", "une fois par trimestre", "3 fois par mois"
+  /(?<![\p{L}\d])((une?|deux|trois|quatre|cinq|six|\d+)\s+fois)\s+(?:par|chaque|l['’]\s*|le\s+|la\s+)\s*(jour|semaine|mois|trimestre|semestre|an|ann[ée]e)(?![\p{L}])/giu,
+  // "every quarter", "each semester", "chaque trimestre", "tous les trimestres", "every fortnight"
+  /(?<![\p{L}])(?:every|each|chaque|tous\s+les|toutes\s+les)\s+()()(quarter|semester|fortnight|trimestres?|semestres?)(?![\p{L}])/giu,
+];
+
+/**
+ * How often, as a number of times per period or a period the recognizers do not read: "twice a year",
+ * "three times a month", "every quarter", "deux fois par an", "chaque trimestre". Keyed by the period between
+ * two occurrences, as "every six months" is (`P6M`; a year's divisions in months, else in days: twice a
+ * month is `P15D`), so "twice a year" and "every six months" say the same.
+ */
+function timesPerPeriod(text: string): ModelResult[] {
+  if (!/twice|thrice|times|fois|quarter|semester|fortnight|trimestre|semestre/iu.test(text)) return [];
+  const out: ModelResult[] = [];
+  for (const pattern of TIMES_PER_PERIOD) {
+    for (const m of text.matchAll(pattern)) {
+      const said = unaccented(m[1] ?? '').replace(/\s+(?:times|fois)$/u, '');
+      const n = said === '' ? 1 : (TIMES[said] ?? Number.parseInt(said, 10));
+      const period = PERIOD_LENGTH[unaccented(m[3]).replace(/s$/u, '')];
+      if (!period || !(n >= 1)) continue;
+      const key = period.months !== undefined && period.months % n === 0 ? `P${period.months / n}M` : `P${Math.round(((period.months ?? 0) * 30 + (period.days ?? 0)) / n)}D`;
+      out.push(spanOf(m.index ?? 0, m[0], 'recurrence.timesperperiod', { key: canonicalPeriod(key) }));
     }
   }
   return out;

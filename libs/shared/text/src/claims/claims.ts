@@ -7,6 +7,7 @@ import type { Passage } from '../answers/question-analysis.types';
 import { namesOf } from '../names';
 import { DAY_WORD } from '../days';
 import { MODAL_WORDS, Modality, readModality } from './modality';
+import { english } from '../answers/english-model';
 
 /**
  * Full-audit claims (ANALYSIS.md §4): a statement of one passage that carries a checkable value, or a
@@ -61,7 +62,7 @@ export interface Claim {
  * differently: claims stored under another version are read again at the next full scan, so a
  * repository is judged with the current reading (the full audit stores it with each document's claims).
  */
-export const CLAIMS_VERSION = 5;
+export const CLAIMS_VERSION = 6;
 
 /** Words that bound or repeat a figure ("at least", "every") or join its terms ("without"), rather than say what it is about. */
 const BOUND_WORDS = 'least less fewer every each exceed exceeding exceeds without moins plus chaque sans'.split(' ');
@@ -69,7 +70,7 @@ const BOUND_WORDS = 'least less fewer every each exceed exceeding exceeds withou
 /** Kinds whose values two documents can disagree on; bare numbers without a counted noun are left out, year-less days of a month are compared among themselves. */
 const CHECKABLE: ReadonlySet<string> = new Set(['amount', 'percentage', 'duration', 'quantity', 'time-range', 'time', 'recurrence', 'date', 'date-range', 'number']);
 /** Reading values is slow (Microsoft's recognizers, ~15 ms a sentence): only sentences with a figure or a number word are read. */
-const MAY_HOLD_VALUE = /\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|twelve|fifteen|twenty|thirty|forty|fifty|sixty|ninety|hundred|a (?:day|week|month|year)|un|une|deux|trois|quatre|cinq|six|sept|huit|neuf|dix|douze|quinze|vingt|trente|quarante|cinquante|soixante|cent|monday|tuesday|wednesday|thursday|friday|saturday|sunday|lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche|(?:every|each|chaque)\s+(?:other\s+)?(?:day|week|month|quarter|year|semester|jour|semaine|mois|trimestre|année|an)s?|annual|annually|yearly|monthly|weekly|daily|quarterly|annuel|annuelle|annuellement|mensuel|mensuelle|hebdomadaire|quotidien|quotidienne)\b/iu;
+const MAY_HOLD_VALUE = /\d|\b(?:once|twice|thrice|one|two|three|four|five|six|seven|eight|nine|ten|twelve|fifteen|twenty|thirty|forty|fifty|sixty|ninety|hundred|a (?:day|week|month|year)|un|une|deux|trois|quatre|cinq|six|sept|huit|neuf|dix|douze|quinze|vingt|trente|quarante|cinquante|soixante|cent|monday|tuesday|wednesday|thursday|friday|saturday|sunday|lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche|(?:every|each|chaque)\s+(?:other\s+)?(?:day|week|month|quarter|year|semester|jour|semaine|mois|trimestre|année|an)s?|annual|annually|yearly|monthly|weekly|daily|quarterly|annuel|annuelle|annuellement|mensuel|mensuelle|hebdomadaire|quotidien|quotidienne)\b/iu;
 /** A name after these words is every one of its kind ("all Northwind products"): it does not limit the claim. */
 const UNIVERSAL = /\b(?:all|every|each|any|tous\s+les|toutes\s+les|chaque|tout)\s+(?:of\s+)?(?:the\s+|our\s+|nos\s+|les\s+)?(?=\p{Lu})/giu;
 
@@ -125,7 +126,7 @@ export function extractClaims(passage: Passage, options: { language?: Language; 
     // A table row's value is about the row's first cell and its column, not the other cells (a reference code, another figure).
     const rowKey = seg.row ? firstCell(seg.text) : '';
     const own = keep(seg.row ? rowKey : bare);
-    const qualifiers = [...new Set([...qualifiersOf(bare, language, modal), ...headingQualifiers])];
+    const qualifiers = [...new Set([...qualifiersOf(bare, language, modal, !seg.row), ...headingQualifiers])];
     const base = { passageId: passage.id, documentId: passage.documentId, text: seg.text, start: seg.start, end: seg.end, ...(entity.length > 0 ? { entity: [...entity].sort() } : {}) };
     // The rule the sentence states, after its figures.
     const rule: Claim | undefined = reading && {
@@ -146,7 +147,9 @@ export function extractClaims(passage: Passage, options: { language?: Language; 
       // Days named next to another value are that value's ("08:00 to 18:00 on weekdays and on Saturdays from 10:00 to 14:00").
       const othersDays = seg.row ? new Set<string>() : daysOfOtherValues(seg.text, v, values, language);
       const mine = othersDays.size > 0 ? ownClause.filter((x) => !othersDays.has(x)) : ownClause;
-      const subject = [...new Set([...mine, ...column, ...heading, ...(v.unitStem ? [v.unitStem] : [])])];
+      // A cell written as a sentence ("Customer orders received by 16:00 leave the hub the same day") says what its value is about too.
+      const prose = seg.row ? proseOfCell(seg.text, v, values, keep) : [];
+      const subject = [...new Set([...mine, ...prose, ...column, ...heading, ...(v.unitStem ? [v.unitStem] : [])])];
       // With several values, each is limited by the names written between the previous value and itself ("120 EUR; Paris and London up to 180 EUR").
       // A table row's values are limited by the row's first cell too ("Trailhead 2 | … | 2.4 kg").
       // A value whose own stretch names nothing shares the names of the value before it ("the Lyon warehouse is open Monday to Friday, 8:00 to 17:00").
@@ -154,7 +157,9 @@ export function extractClaims(passage: Passage, options: { language?: Language; 
       const written = [...namesOf(limiting(clause), names), ...yearLabels(clause)];
       if (written.length > 0 || i === 0) inherited = written;
       const scope = [...new Set([...inherited, ...entity])].sort();
-      out.push({ ...base, subject, attribute: v.attribute, value: { key: v.key, text: v.text }, scope, qualifiers });
+      // The words a clause of a sentence parted by semicolons qualifies are its own ("Part-time staff receive EUR 90; full-time staff ...").
+      const clauseQualifiers = seg.row || !seg.text.includes(';') ? qualifiers : [...new Set([...qualifiersOf(clauseWithout(seg.text, v, values), language, modal, true), ...headingQualifiers])];
+      out.push({ ...base, subject, attribute: v.attribute, value: { key: v.key, text: v.text }, scope, qualifiers: clauseQualifiers });
     });
     if (rule) out.push(rule);
   }
@@ -172,6 +177,22 @@ function daysOfOtherValues(text: string, value: { start: number; end: number }, 
     if (nearest !== value) for (const s of contentStems(m[0], language)) out.add(s);
   }
   return out;
+}
+
+/** Fewer content words than this in a table cell beside its value make a label or a note ("£140 per night"), not a sentence. */
+const PROSE_CELL_WORDS = 3;
+
+/** The subject words of the table cell holding `value`, other values left out, when the cell is written as a sentence. */
+function proseOfCell(row: string, value: { start: number; end: number }, values: readonly { start: number; end: number }[], keep: (text: string) => string[]): string[] {
+  const start = row.lastIndexOf('|', value.start - 1) + 1;
+  const next = row.indexOf('|', value.end);
+  const end = next < 0 ? row.length : next;
+  // The first cell is the row's label, already its subject.
+  if (row.slice(0, start).replace(/^\s*\|/u, '').trim() === '') return [];
+  let cell = row.slice(start, end);
+  for (const v of values) if (v.start >= start && v.end <= end) cell = cell.slice(0, v.start - start) + ' '.repeat(v.end - v.start) + cell.slice(v.end - start);
+  const words = keep(cell);
+  return words.length >= PROSE_CELL_WORDS ? words : [];
 }
 
 /** The clause of `text` (between semicolons) that holds `value`, without the values written in it. */
@@ -268,27 +289,57 @@ const PREPOSITIONAL = new Set(['including', 'excluding', 'regarding', 'according
  * (the head's stem, the modifier's folded word), within a phrase: punctuation parts them ("Summit shell
  * jacket: product sheet" qualifies no "product" by "jacket"). Hyphenated modifiers stay whole ("full-time").
  */
-function qualifiersOf(text: string, language: Language, modal: ReadonlySet<string>): string[] {
+function qualifiersOf(text: string, language: Language, modal: ReadonlySet<string>, sentence = false): string[] {
   const out = new Set<string>();
   for (const phrase of text.split(/[,:;.!?()|/]+/u)) {
     // A phrase in capitals throughout ("ALL STORES") is shouted, not made of acronyms.
     const shouted = !/\p{Ll}/u.test(phrase);
+    const words = phrase.split(/[^\p{L}\p{N}'’-]+/u).filter(Boolean);
+    // Verbs are read in sentences only: a heading or a table cell is a noun phrase ("Express refunds", "IT service desk").
+    const verbal = language === 'en' && sentence ? verbalWords(phrase, words) : [];
     // Each word: its stem (a head) and its folded form (a modifier), or nothing for function words and figures.
-    const tokens = phrase.split(/[^\p{L}\p{N}'’-]+/u).filter(Boolean).map((w) => {
+    const tokens = words.map((w, i) => {
       if (PREPOSITIONAL.has(foldText(w))) return undefined;
       // An acronym in capitals qualifies even when it spells a function word ("IT service desk", "US office").
       const stems = !shouted && ACRONYM.test(w) ? [foldText(w)] : contentStems(w, language).filter((s) => !/^\d/u.test(s) && !modal.has(s));
-      return stems.length > 0 && /^\p{L}/u.test(w) ? { stem: stems.join('-'), word: foldText(w).replace(/^\p{L}['’]/u, '') } : undefined;
+      return stems.length > 0 && /^\p{L}/u.test(w) ? { stem: stems.join('-'), word: foldText(w).replace(/^\p{L}['’]/u, ''), verbal: verbal[i], written: w } : undefined;
     });
     for (let i = 0; i + 1 < tokens.length; i++) {
       const [a, b] = [tokens[i], tokens[i + 1]];
       if (!a || !b || a.stem === b.stem) continue;
       if (language === 'fr') {
         if (!a.stem.includes('-')) out.add(`${a.stem}<${b.word}`);
-      } else if (!b.stem.includes('-')) out.add(`${b.stem}<${a.word}`);
+        continue;
+      }
+      // A verb and its object ("carry interest", "give notice", "before leaving Quillmoor") is no qualified word,
+      // nor is a verb a head. A participle before a common noun qualifies it ("failed attempts", "existing customers").
+      if (b.stem.includes('-') || b.verbal !== undefined || a.verbal === 'verb') continue;
+      if (a.verbal === 'participle' && /^\p{Lu}/u.test(b.written)) continue;
+      out.add(`${b.stem}<${a.word}`);
     }
   }
   return [...out].sort();
+}
+
+/**
+ * For each word of an English phrase, whether wink-nlp reads it as a verb: `participle` for an -ed, -en or -ing
+ * form that can stand before a noun ("failed", "written", "existing") unless an auxiliary or a pronoun comes just
+ * before it ("have completed", "who completed"), `verb` for any other verb or auxiliary, undefined otherwise
+ * (and for the words wink splits differently: "sign-in").
+ */
+function verbalWords(phrase: string, words: readonly string[]): ('verb' | 'participle' | undefined)[] {
+  const doc = english().readDoc(phrase);
+  const values = doc.tokens().out(english().its.value) as string[];
+  const tags = doc.tokens().out(english().its.pos) as string[];
+  let cursor = 0;
+  return words.map((w) => {
+    const at = values.indexOf(w, cursor);
+    if (at < 0) return undefined;
+    cursor = at + 1;
+    if (tags[at] !== 'VERB' && tags[at] !== 'AUX') return undefined;
+    if (tags[at] === 'VERB' && /(?:ed|en|ing)$/iu.test(w) && !['AUX', 'PRON'].includes(tags[at - 1] ?? '')) return 'participle';
+    return 'verb';
+  });
 }
 
 function attributeOf(v: TypedValue): string {

@@ -128,6 +128,44 @@ describe('findContradictions: what the headings above a statement scope', () => 
   });
 });
 
+describe('findContradictions: the same fact in other words (seventh corpus, read for general causes)', () => {
+  const claimsOf = (doc: string, text: string) => extractClaims({ id: `${doc}#0`, documentId: doc, text, documentName: `${doc}.md` }, { language: 'en' });
+
+  it('a verb before a noun is no qualifier ("carry interest", "add interest"): two rates of one interest contradict', () => {
+    const terms = claimsOf('terms', 'Overdue sums carry interest at 4% per annum above the central bank base rate, accruing daily from the due date.');
+    const faq = claimsOf('faq', 'We may put the account on stop until it is paid, and we add interest at 8% over the central bank base rate on overdue invoices.');
+    expect(terms.flatMap((c) => c.qualifiers ?? [])).not.toContain('interest<carry');
+    expect(faq.flatMap((c) => c.qualifiers ?? [])).not.toContain('interest<add');
+    expect(findContradictions([...terms, ...faq]).map((f) => f.claims.map((c) => c.value.key).sort())).toEqual([['percentage:4', 'percentage:8']]);
+  });
+
+  it('a participle before a common noun still qualifies it: failed and successful attempts are two things', () => {
+    const failed = claimsOf('a', 'Accounts are locked after five failed attempts to sign in to the portal.');
+    expect(failed.flatMap((c) => c.qualifiers ?? [])).toContain('attempt<failed');
+  });
+
+  it('a table cell written as a sentence says what its value is about: a cut-off in a table row meets the same cut-off in prose', () => {
+    const guide = claimsOf('guide', 'Orders received before 2 p.m. on a working day are dispatched from our hub the same day.');
+    const manual = claimsOf('manual', '| Rule | Detail |\n|---|---|\n| Same-day dispatch | Customer orders received by 16:00 leave the hub the same day |');
+    const found = findContradictions([...guide, ...manual]).filter((f) => f.attribute === 'time-range');
+    expect(found.map((f) => f.claims.map((c) => c.value.key).sort())).toEqual([['time-range:T14:00', 'time-range:T16:00']]);
+  });
+
+  it('two long sentences sharing many words about one fact meet although each says more around it', () => {
+    const standard = claimsOf('standard', 'Line managers and system owners review user access rights every quarter, using reports issued by the IT team for each application.');
+    const policy = claimsOf('policy', 'User access rights to company systems are reviewed twice a year, in January and July, so that people keep only what their current role needs.');
+    expect(findContradictions([...standard, ...policy]).map((f) => f.claims.map((c) => c.value.key).sort())).toEqual([['recurrence:P3M', 'recurrence:P6M']]);
+  });
+
+  it('compound modifiers of one family name two categories: full-time drivers and part-time staff, in the clause that states the value', () => {
+    const allowances = claimsOf('allowances', 'Full-time drivers receive a uniform allowance of EUR 180 per year to cover cleaning and footwear.');
+    const guide = claimsOf('guide', 'Part-time staff receive a uniform allowance of EUR 90 per year; allowances for full-time staff are paid with the January salary.');
+    expect(findContradictions([...allowances, ...guide])).toEqual([]);
+    const other = claimsOf('other', 'Full-time drivers receive a uniform allowance of EUR 150 per year to cover cleaning and footwear.');
+    expect(findContradictions([...allowances, ...other]).length).toBe(1);
+  });
+});
+
 describe('findContradictions does not depend on the order of the claims or on the document ids', () => {
   const claimsOf = (doc: string, name: string, text: string) => extractClaims({ id: `${doc}#0`, documentId: doc, text, documentName: name }, { language: 'en', entity: name.startsWith('Summit') ? ['summit'] : [] });
   const corpus = (ids: [string, string, string]) => [

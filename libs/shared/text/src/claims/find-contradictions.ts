@@ -13,6 +13,12 @@ export const CLAIM_JUDGE = {
   minSharedStems: 3,
   /** A stem in more than this share of the claims says nothing about what a claim is about. */
   maxStemShare: 0.15,
+  /**
+   * Two long sentences (several clauses: who, when, why) share many informative stems and still fall under
+   * `minSubjectSimilarity`: with at least this many shared stems, `minSubjectSimilarityWhenMany` is enough.
+   */
+  manySharedStems: 5,
+  minSubjectSimilarityWhenMany: 0.35,
   /** Stricter for dates: often a document's own metadata ("Version 2.1, approved in March 2022"), worded alike in every document. */
   minDateSimilarity: 0.6,
   /**
@@ -143,7 +149,8 @@ export function findContradictions(claims: readonly Claim[], options: FindContra
       if (words.length + 2 * named < CLAIM_JUDGE.minSharedStems) continue;
       // Overlap coefficient: a long sentence and a short one about the same thing still match.
       const similarity = (words.length + named) / Math.max(1, Math.min(informative[a].size, informative[b].size) + named);
-      if (similarity < (ca.attribute === 'date' ? CLAIM_JUDGE.minDateSimilarity : CLAIM_JUDGE.minSubjectSimilarity)) continue;
+      const minSimilarity = ca.attribute === 'date' ? CLAIM_JUDGE.minDateSimilarity : words.length + named >= CLAIM_JUDGE.manySharedStems ? CLAIM_JUDGE.minSubjectSimilarityWhenMany : CLAIM_JUDGE.minSubjectSimilarity;
+      if (similarity < minSimilarity) continue;
       const [sa, sb] = [stated.get(sentenceOf(ca))!, stated.get(sentenceOf(cb))!];
       if (!agree && [...sa].some((k) => sb.has(k))) continue;
       const pair: [Claim, Claim] = ca.documentId < cb.documentId ? [ca, cb] : [cb, ca];
@@ -270,6 +277,15 @@ function sameScope(a: Claim, b: Claim): boolean {
   const qa = a.qualifiers ?? [];
   const qb = b.qualifiers ?? [];
   if (qa.length === 0 || qb.length === 0) return true;
+  // Compound modifiers of one family ("full-time" and "part-time", "short-term" and "long-term", "on-site" and
+  // "off-site"), one on each side and not written on the other, name two categories whatever word they qualify.
+  const compounds = (q: readonly string[]) => q.map((x) => x.split('<')[1]).filter((m) => /^\p{L}+-\p{L}+$/u.test(m));
+  const [ca, cb] = [compounds(qa), compounds(qb)];
+  for (const x of ca) {
+    const [head, tail] = x.split('-');
+    if (cb.includes(x)) continue;
+    if (cb.some((y) => y.endsWith(`-${tail}`) && !y.startsWith(`${head}-`) && !ca.includes(y))) return false;
+  }
   const modifiers = (q: readonly string[], head: string) => q.filter((x) => x.startsWith(`${head}<`)).map((x) => x.slice(head.length + 1));
   // Symmetric: a word both sides qualify, that one of them is about (a heading may qualify what its sentence does not name).
   const subjects = new Set([...a.subject, ...b.subject]);
