@@ -456,6 +456,14 @@ function namedAnswer(text: string, profile: QuestionProfile, relation: string): 
     push(new RegExp(String.raw`\b(?:located|based|situated|lies|headquartered|found|built)\s+(?:in|at|on|near)\s+(${CAPITALISED_NAME}(?:,\s*${CAPITALISED_NAME})*)`, 'u').exec(text));
     push(new RegExp(String.raw`\b(?:in|at|à|en)\s+(${CAPITALISED_NAME}(?:,\s*${CAPITALISED_NAME})*)`, 'u').exec(text));
   }
+  if (relation === 'responsible') {
+    // Who approves, signs or must be told: a role or a person after "by", "of", "to" ("the approval of the Finance
+    // Director", "signed by your line manager", "par le directeur financier"), or one that acts ("the Head of
+    // Procurement signs ..."). Roles are often written in lower case ("your line manager").
+    const role = String.raw`(?:${CAPITALISED_NAME}|(?:[\p{Ll}-]+\s+){0,2}(?:manager|director|head|officer|supervisor|lead|leader|team|committee|board|department|desk|controller|administrator|owner|coordinator|partner|president|chief|representative|responsable|directeur|directrice|direction|service|equipe|équipe|comité|chef|gestionnaire)(?:\s+of\s+${CAPITALISED_NAME})?)`;
+    push(new RegExp(String.raw`\b(?:by|of|from|to|par|du|de\s+la|de\s+l['’]|au|à\s+la|auprès\s+du|auprès\s+de\s+la)\s+(?:the\s+|your\s+|their\s+|a\s+|an\s+|votre\s+|le\s+|la\s+|l['’])?(${role})`, 'u').exec(text));
+    push(new RegExp(String.raw`\b(?:the|your|le|la|votre)\s+(${role})\s+(?:must|shall|will|should|may|approves|signs|decides|authori[sz]es|is\s+responsible|doit|valide|signe|approuve|décide)\b`, 'u').exec(text));
+  }
   const copula = /\b(?:is|was|are|were|est|était|fut)\s+(?:a|an|the|one of the|un|une|le|la)\s+([^,.;:()"]+?)(?=\s+(?:who|which|that|known|from|born|based|best|and\s+(?:a|an|the)|with|whose|in\s+\p{Lu}|qui|né|née)\b|[,.;:()"]|$)/u;
   if (relation === 'identity' || relation === 'other' || candidates.length === 0) push(copula.exec(text));
   if (candidates.length === 0 && relation !== 'identity') {

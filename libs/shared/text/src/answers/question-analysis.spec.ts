@@ -25,6 +25,12 @@ describe('profileQuestion', () => {
     ['Who directed the film?', { form: 'named', relation: 'agent' }],
     ['Where is the head office located?', { form: 'named', relation: 'place' }],
     ['Combien de jours de congés les salariés ont-ils ?', { form: 'value', kinds: ['duration'] }],
+    // Kinds as sets: a charge is often a share ("interest at 8% over base rate"); a cut-off is a time of day.
+    ['How much interest do you charge customers who pay late?', { form: 'value', kinds: ['amount', 'percentage'] }],
+    ['What fee is charged for a late cancellation?', { form: 'value', kinds: ['amount', 'percentage'] }],
+    ["What's the latest time we can send an order and still have it shipped the same day?", { form: 'value', kinds: ['time-range', 'time'] }],
+    ['Who has to sign off a purchase above 25,000 pounds?', { form: 'named', relation: 'responsible' }],
+    ['Qui doit valider une note de frais ?', { form: 'named', relation: 'responsible' }],
   ])('%s asks for %j', (question, expected) => {
     expect(profileQuestion(question).expected).toMatchObject(expected);
   });
@@ -267,6 +273,30 @@ describe('question analysis on documents it had never seen (causes found on tool
       passage('kd_d', 'Northwind stores open at 9:00.', { documentName: 'Stores' }),
     ]);
     expect(warranty.groups.flatMap((g) => g.answers.map((a) => a.documentId))).toContain('kd_b');
+  });
+});
+
+describe('question analysis: who answers for something (seventh corpus, read for general causes)', () => {
+  it('reads the role that approves or signs, capitalised or not, and raises two roles as a conflict', () => {
+    const question = 'Who has to sign off a purchase from a supplier costing more than £25,000?';
+    const approval = passage('procurement', 'Orders above £25,000 require the approval of the Finance Director before the purchase order is raised.');
+    const signature = passage('receiving', 'Any single commitment to a supplier worth more than £25,000 must carry the signature of the Head of Procurement.');
+    const manager = passage('faq', 'Purchases from a supplier above £25,000 are signed off by your line manager.');
+    expect(extractAnswers(question, [approval, signature, manager]).map((a) => [a.documentId, a.display])).toEqual([
+      ['procurement', 'Finance Director'],
+      ['receiving', 'Head of Procurement'],
+      ['faq', 'line manager'],
+    ]);
+    expect(analyse(question, [approval, signature, manager]).outcome).toBe('CONFLICTS');
+  });
+});
+
+describe('question analysis: the asker\'s words (seventh corpus, read for general causes)', () => {
+  it('words of the asker that name nothing ("something", "still") are not terms to find', () => {
+    const terms = profileQuestion('How long after paying for something do I still have to put in my expense claim?').terms.map((t) => t.surface);
+    expect(terms).not.toContain('something');
+    expect(terms).not.toContain('still');
+    expect(terms).toEqual(expect.arrayContaining(['expense', 'claim']));
   });
 });
 

@@ -22,7 +22,7 @@ export type ExpectedAnswer =
   | { form: 'named'; relation: NamedRelation };
 
 /** How a named answer is usually written, which tells where to find it in a sentence. */
-export type NamedRelation = 'agent' | 'identity' | 'place' | 'other';
+export type NamedRelation = 'agent' | 'identity' | 'place' | 'responsible' | 'other';
 
 export interface QuestionTerm {
   stem: string;
@@ -51,7 +51,9 @@ const QUESTION_WORDS = new Set(
   (
     'how what which who whom whose when where why is are was were do does did can could may might must shall should will would has have had ' +
     'many much long often kind type name named called there any take takes get gets make makes need needs give gives ' +
-    'comment quel quelle quels quelles qui quoi quand ou pourquoi combien est sont peut peuvent doit doivent faut il elle ils elles ce cette'
+    'comment quel quelle quels quelles qui quoi quand ou pourquoi combien est sont peut peuvent doit doivent faut il elle ils elles ce cette ' +
+    // Indefinite words and adverbs of the asker's phrasing name no subject ("after paying for something", "and still have it shipped").
+    'something anything someone anyone somebody anybody thing things stuff still also just even ever really actually please quelque chose'
   ).split(' '),
 );
 
@@ -70,18 +72,25 @@ const FRAMING = new Set(
 const DURATION = /\b(how long|how many (?:[\w-]+ ){0,2}(?:days|weeks|months|years|hours|minutes)|how soon|within how|how often|how frequently|combien de (?:jours|semaines|mois|ans|annees|heures|minutes)|quel(?:le)? (?:est (?:le|la) )?(?:delai|duree|frequence)|deadline|time limit|delai|duree)\b/u;
 const EVERY = /\b(how often|how frequently|every how|a quelle frequence|tous les combien)\b/u;
 const PERCENT = /\b(percentage|percent|what share|what proportion|quel pourcentage|pourcentage|taux|rate)\b/u;
+/**
+ * A charge that is often a share of something rather than a sum ("interest at 8% over base rate", "a 2% surcharge",
+ * "commission of 5%"): an amount or a percentage answers it.
+ */
+const CHARGE = /\b(fee|fees|charge|charges|charged|interest|commission|commissions|surcharge|surcharges|penalty|penalties|deposit|levy|tax|frais|interets?|commissions?|penalites?|majoration|acompte|taxe)\b/u;
 /** A discount or a reduction is stated as a percentage or as an amount. */
 const DISCOUNT = /\b(discount|discounts|reduction|reductions|reduced|remise|remises|rabais)\b/u;
 const AMOUNT = /\b(price|cost|costs|fee|fees|charge|pay|paid(?! (?!for|to|by|in|on|per|at|back|out)[a-z])|reimburs\w*|refund\w* (?:up to|above)|budget|allowance|amount|salary|spend|spending|prix|cout|couts|montant|tarif|rembours\w*|plafond|budget|salaire|eur|euros?|usd|dollars?)\b/u;
 const WEIGHT = /\b(weigh|weighs|weight|heavy|poids|pese)\b/u;
 const BY_YEAR = /\b(?:which|what|in which|quelle|en quelle)\s+(?:year|annee)\b|^(?:year|annee)\b|^when (?:was|were|did) .*\b(built|founded|established|formed|created|opened|completed|constructed|released|published|launched|started|begin|began|start|debut\w*|incorporated|erected|introduced)\b/u;
 const MASS = /^quantity:(?:kilogram|gram|milligram|pound|ounce|ton|tonne|metric ton)s?:/u;
-const TIME = /\b(what time|which hours|opening hours|business hours|hours|open|opens|close|closes|a quelle heure|horaires?|heures d'ouverture|ouvert)\b/u;
+const TIME = /\b(what time|(?:latest|earliest|closing|opening|cut-?off|start|starting|finishing) time|cut-?off|which hours|opening hours|business hours|hours|open|opens|close|closes|a quelle heure|avant quelle heure|heure limite|derniere heure|horaires?|heures d'ouverture|ouvert)\b/u;
 const DATE = /^(?:when|since when|quand|depuis quand)\b|\b(what date|which date|which year|what year|in which year|quelle date|en quelle annee|quelle annee|date of|date de)\b/u;
 const COUNT = /\b(how many|how much|combien|minimum|maximum|at least|at most|limit|threshold|length|size|population|number of|nombre de|longueur|taille|au moins|above which|from which|a partir de quel)\b/u;
 const YES_NO = /^(?:is|are|was|were|do|does|did|can|could|may|might|must|shall|should|will|would|has|have|had|est-ce|est ce|peut|peuvent|doit|doivent|faut|a-t-on|y a-t-il)\b/u;
 const AGENT = /^(?:who|qui)\b.*\b(direct\w*|writ\w*|wrote|written|compos\w*|found\w*|creat\w*|produc\w*|design\w*|build|built|invent\w*|paint\w*|perform\w*|sing\w*|sang|play\w*|own\w*|publish\w*|develop\w*|realis\w*|ecri\w*|fond\w*|cre\w*)\b|\b(artist|author|director|composer|founder|creator|producer|designer|architect|owner|publisher|developer|singer|band|auteur|realisateur|compositeur|fondateur|createur)\b/u;
 const IDENTITY = /\b(profession|occupation|job|sport|genre|nationality|party|religion|what is .+'s|who (?:is|was|are|were)\b|metier|nationalite|parti)\b/u;
+/** "Who approves / signs off / decides / must be told": a role, a team or a person that answers for something. */
+const RESPONSIBLE = /\b(approv\w*|sign\w*|authori[sz]\w*|decid\w*|responsib\w*|accountab\w*|in charge|notif\w*|inform\w*|tell|told|contact\w*|report\w*|escalat\w*|validat\w*|owns?|manag\w*|approuv\w*|autoris\w*|valid\w*|signe\w*|decide\w*|responsable|prevenir|previent|contacter|informer|charge)\b/u;
 const PLACE = /^(?:where|ou)\b|\b(location|located|place of|birthplace|country|city|capital|headquarters|lieu|pays|ville|siege)\b/u;
 
 /**
@@ -128,13 +137,14 @@ function englishSalience(question: string): Map<string, number> {
 
 function expectedAnswer(q: string): ExpectedAnswer {
   // "Who ...": a person or a group, however the rest of the question reads.
-  if (/^(?:who|whom|qui)\b/u.test(q)) return { form: 'named', relation: AGENT.test(q) ? 'agent' : 'identity' };
+  if (/^(?:who|whom|qui|to whom|a qui|aupres de qui)\b/u.test(q)) return { form: 'named', relation: RESPONSIBLE.test(q) ? 'responsible' : AGENT.test(q) ? 'agent' : 'identity' };
   const kinds = new Set<ValueKind>();
   if (EVERY.test(q)) ['recurrence', 'duration'].forEach((k) => kinds.add(k as ValueKind));
   if (DURATION.test(q)) kinds.add('duration');
   if (PERCENT.test(q)) kinds.add('percentage');
   if (DISCOUNT.test(q)) ['percentage', 'amount'].forEach((k) => kinds.add(k as ValueKind));
-  if (AMOUNT.test(q)) kinds.add('amount');
+  if (AMOUNT.test(q) || CHARGE.test(q)) kinds.add('amount');
+  if (CHARGE.test(q)) kinds.add('percentage');
   if (WEIGHT.test(q)) kinds.add('quantity');
   if (TIME.test(q) && !DURATION.test(q)) ['time-range', 'time'].forEach((k) => kinds.add(k as ValueKind));
   if (DATE.test(q) && !TIME.test(q)) ['date', 'date-range'].forEach((k) => kinds.add(k as ValueKind));
