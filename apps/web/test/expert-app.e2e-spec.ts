@@ -45,6 +45,15 @@ describe('expert web app (headless Chromium, standalone service with its demo)',
     return res.body.response as Json;
   };
 
+  /** Waits for the open dialog's opening transition to end (a faded dialog would be shot and checked for contrast half drawn). */
+  const settled = () =>
+    waitFor(
+      async () => ((await page.evaluate<string>("getComputedStyle(document.querySelector('[role=dialog]')).opacity")) === '1' ? true : undefined),
+      5000,
+      'the dialog fully shown',
+      50,
+    );
+
   /** Screenshot of the view into tmp/web-app/<name>.png, and its accessibility checked. */
   async function look(name: string): Promise<void> {
     // From the top: the fixed header would be drawn over the middle of a full-page shot of a scrolled page.
@@ -224,6 +233,55 @@ describe('expert web app (headless Chromium, standalone service with its demo)',
     await look('conflict-fr');
     // Back to English for whoever comes next (the choice is the one thing kept in the browser).
     await page.locator('label', { hasText: 'English' }).click();
+  });
+
+  it("answers a mandatory question, then ignores it after a confirmation; an admin reopens the ignored finding", async () => {
+    // A question without conflicts: answering it moves no conflict the other steps look at.
+    const listed = async () => (await api('/audit/mandatory-question/list', { instance_id: demo, limit: 50 })).items as Json[];
+    const target = (await listed()).find((q) => q.conflict_count === 0 && ['NO_CONFLICT', 'REFUSED'].includes(q.state));
+    expect(target).toBeDefined();
+    const answer = 'Ask the People team.';
+    await page.goto(`${app}instances/${demo}/questions`);
+    const row = page.locator(`[data-question-id="${target.id}"]`);
+    await row.waitFor();
+    await row.getByRole('button', { name: `Answer: ${target.question}` }).click();
+    const answerDialog = page.getByRole('dialog', { name: "The expert's answer" });
+    await answerDialog.getByRole('textbox', { name: 'Answer' }).fill(answer);
+    await settled();
+    await look('question-answer');
+    expect(await answerDialog.getByRole('button', { name: 'Close the dialog' }).count()).toBe(1);
+    await answerDialog.getByRole('button', { name: 'Save the answer' }).click();
+    // The dialog closes once the list is refetched: the row shows the answer.
+    await answerDialog.waitFor({ state: 'hidden' });
+    await row.getByText(`Expert answer: ${answer}`).waitFor();
+    expect((await listed()).find((q) => q.id === target.id)?.answer).toBe(answer);
+
+    await row.getByRole('button', { name: `Ignore: ${target.question}` }).click();
+    const confirm = page.getByRole('dialog', { name: 'Ignore the question?' });
+    await confirm.getByText(/leaves the worklist/).waitFor();
+    await settled();
+    await look('question-ignore-confirm');
+    await confirm.getByRole('button', { name: 'Ignore the question' }).click();
+    await confirm.waitFor({ state: 'hidden' });
+    await row.getByText('Ignored', { exact: true }).waitFor();
+    // An ignored question is offered neither an answer nor another ignore, still to be marked managed.
+    await row.getByRole('button', { name: `Ignore: ${target.question}` }).waitFor({ state: 'detached' });
+    expect(await row.getByRole('button', { name: `Answer: ${target.question}` }).count()).toBe(0);
+    expect(await row.getByRole('button', { name: `Mark managed: ${target.question}` }).count()).toBe(1);
+    expect((await listed()).find((q) => q.id === target.id)?.state).toBe('IGNORED');
+    await look('questions-after-ignore');
+
+    // The finding ignored above: the bootstrap admin may reopen it (set-state detected).
+    const ignored = (await api('/audit/full-audit/list', { instance_id: demo, state_in: ['IGNORED'], limit: 1 })).items[0];
+    expect(ignored).toBeDefined();
+    await page.goto(`${app}instances/${demo}/full-audit/${ignored.id}`);
+    await page.getByRole('region', { name: 'Governance' }).waitFor();
+    await look('finding-override');
+    await page.getByRole('button', { name: 'Reopen the finding' }).click();
+    // Reopened: the finding can be closed or ignored again, and the override is gone.
+    await page.getByRole('button', { name: 'Close the finding' }).waitFor();
+    await page.getByRole('region', { name: 'Governance' }).waitFor({ state: 'detached' });
+    expect((await api('/audit/full-audit/detail', { instance_id: demo, conflict_id: ignored.id })).state).toBe('DETECTED');
   });
 
   it('renewed the cookie without any error, and signs out to the login page, after which the app needs a new sign-in', async () => {

@@ -37,6 +37,9 @@ describe('QuestionActions', () => {
     expect((await screen.findByRole('dialog', { name: 'Ignore the question?' })).textContent).toContain('leaves the worklist');
     fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    fireEvent.click(screen.getByRole('button', { name: 'Mark managed: Who approves travel?' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Close the dialog' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(states).toEqual([]);
 
     fireEvent.click(screen.getByRole('button', { name: 'Ignore: Who approves travel?' }));

@@ -3,6 +3,7 @@ import { FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ANSWER_MAX } from '@/components/answer-form';
 import { ErrorAlert } from '@/components/error-alert';
+import { TONES } from '@/lib/theme';
 import type { MandatoryQuestion } from '../question-states';
 
 type Dialog = 'answer' | 'MANAGED' | 'IGNORED';
@@ -24,6 +25,8 @@ export function QuestionActions({
 }) {
   const { t } = useTranslation();
   const [dialog, setDialog] = useState<Dialog>();
+  // The confirmation's kind outlives its dialog: the closing transition keeps its own title and words.
+  const [confirming, setConfirming] = useState<'MANAGED' | 'IGNORED'>('IGNORED');
   const [answer, setAnswer] = useState('');
   const [pending, setPending] = useState(false);
   const [error, setError] = useState<unknown>();
@@ -31,6 +34,7 @@ export function QuestionActions({
   const open = (which: Dialog) => {
     setError(undefined);
     if (which === 'answer') setAnswer(question.answer ?? '');
+    else setConfirming(which);
     setDialog(which);
   };
   const run = async (action: () => Promise<unknown>) => {
@@ -73,7 +77,7 @@ export function QuestionActions({
         )}
       </Group>
 
-      <Modal opened={dialog === 'answer'} onClose={closeDialog} title={t('questions.actions.answerTitle')} size="lg">
+      <Modal opened={dialog === 'answer'} onClose={closeDialog} closeButtonProps={{ 'aria-label': t('questions.actions.closeDialog') }} title={t('questions.actions.answerTitle')} size="lg">
         <form onSubmit={submitAnswer}>
           <Text fw={500} mb="sm">
             {question.question}
@@ -100,20 +104,25 @@ export function QuestionActions({
         </form>
       </Modal>
 
-      <Modal opened={dialog === 'MANAGED' || dialog === 'IGNORED'} onClose={closeDialog} title={dialog === 'IGNORED' ? t('questions.actions.ignoreTitle') : t('questions.actions.managedTitle')}>
+      <Modal
+        opened={dialog === 'MANAGED' || dialog === 'IGNORED'}
+        onClose={closeDialog}
+        closeButtonProps={{ 'aria-label': t('questions.actions.closeDialog') }}
+        title={confirming === 'IGNORED' ? t('questions.actions.ignoreTitle') : t('questions.actions.managedTitle')}
+      >
         <Text fw={500} mb="xs">
           {question.question}
         </Text>
         <Text size="sm" mb="md">
-          {dialog === 'IGNORED' ? t('questions.actions.ignoreConfirm') : t('questions.actions.managedConfirm')}
+          {confirming === 'IGNORED' ? t('questions.actions.ignoreConfirm') : t('questions.actions.managedConfirm')}
         </Text>
         {error ? <ErrorAlert error={error} /> : null}
         <Group justify="flex-end" mt="md">
           <Button variant="default" onClick={closeDialog} disabled={pending} data-autofocus>
             {t('questions.actions.cancel')}
           </Button>
-          <Button color={dialog === 'IGNORED' ? 'red' : undefined} loading={pending} onClick={() => dialog && dialog !== 'answer' && void run(() => onSetState(dialog))}>
-            {dialog === 'IGNORED' ? t('questions.actions.ignoreSubmit') : t('questions.actions.managedSubmit')}
+          <Button color={confirming === 'IGNORED' ? TONES.problem : undefined} loading={pending} onClick={() => void run(() => onSetState(confirming))}>
+            {confirming === 'IGNORED' ? t('questions.actions.ignoreSubmit') : t('questions.actions.managedSubmit')}
           </Button>
         </Group>
       </Modal>
