@@ -32,6 +32,12 @@ describe('QuestionsTable', () => {
     expect(forced).toEqual(['mq_1']);
   });
 
+  it("puts the page's other actions in each row, next to analyse again", async () => {
+    await renderView(<QuestionsTable instanceId="ki_1" questions={QUESTIONS} onForceAnalyze={() => undefined} renderActions={(q) => <button type="button">{`More: ${q.id}`}</button>} />);
+    const rows = screen.getAllByRole('row').slice(1);
+    expect(rows.map((r) => within(r).getAllByRole('button').map((b) => b.textContent))).toEqual([['Analyse again', 'More: mq_1'], ['More: mq_2'], ['More: mq_3']]);
+  });
+
   it('speaks French', async () => {
     await renderView(<QuestionsTable instanceId="ki_1" questions={QUESTIONS} onForceAnalyze={() => undefined} />, { language: 'fr' });
     expect(screen.getByText('Sans réponse')).toBeTruthy();
