@@ -311,9 +311,10 @@ function qualifiersOf(text: string, language: Language, modal: ReadonlySet<strin
         if (!a.stem.includes('-')) out.add(`${a.stem}<${b.word}`);
         continue;
       }
-      // A verb and its object ("carry interest", "give notice", "before leaving Quillmoor") is no qualified word,
-      // nor is a verb a head. A participle before a common noun qualifies it ("failed attempts", "existing customers").
-      if (b.stem.includes('-') || b.verbal !== undefined || a.verbal === 'verb') continue;
+      // A verb and its object ("carry interest", "give notice", "before leaving Quillmoor") is no qualified word; a
+      // participle before a common noun qualifies it ("failed attempts", "existing customers"). A verb stays
+      // qualified by the noun before it, who does it ("members receive" and "employees receive" are two rules).
+      if (b.stem.includes('-') || a.verbal === 'verb') continue;
       if (a.verbal === 'participle' && /^\p{Lu}/u.test(b.written)) continue;
       out.add(`${b.stem}<${a.word}`);
     }

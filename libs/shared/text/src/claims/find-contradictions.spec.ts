@@ -139,6 +139,12 @@ describe('findContradictions: the same fact in other words (seventh corpus, read
     expect(findContradictions([...terms, ...faq]).map((f) => f.claims.map((c) => c.value.key).sort())).toEqual([['percentage:4', 'percentage:8']]);
   });
 
+  it('a verb stays qualified by who does it: club members and employees receive two different discounts', () => {
+    const members = claimsOf('catalogue', 'Members of the Northwind Club receive 10 percent off every full-price item, in stores and online.');
+    const staff = claimsOf('manual', 'Employees receive 30 percent off full-price items for their own use, on presentation of their access badge.');
+    expect(findContradictions([...members, ...staff])).toEqual([]);
+  });
+
   it('a participle before a common noun still qualifies it: failed and successful attempts are two things', () => {
     const failed = claimsOf('a', 'Accounts are locked after five failed attempts to sign in to the portal.');
     expect(failed.flatMap((c) => c.qualifiers ?? [])).toContain('attempt<failed');
