@@ -49,8 +49,19 @@ export class TypeOrmUnitOfWork extends UnitOfWork {
    * It runs on the pg client below TypeORM on purpose: TypeORM's `query` has no named statements.
    */
   async prepared<T>(sql: string, params: unknown[]): Promise<T[]> {
-    const hash = createHash('sha1').update(sql).digest('hex').slice(0, 20);
     const open = this.storage.getStore()?.queryRunner;
+    try {
+      return await this.preparedOnce<T>(sql, params, open);
+    } catch (error) {
+      // A pooled connection that dropped (the server restarted, a proxy cut it) fails the read it was handed to before
+      // the pool notices; a read is safe to send again, on another connection. Inside a transaction the caller decides.
+      if (open || !connectionLost(error)) throw error;
+      return this.preparedOnce<T>(sql, params, undefined);
+    }
+  }
+
+  private async preparedOnce<T>(sql: string, params: unknown[], open: QueryRunner | undefined): Promise<T[]> {
+    const hash = createHash('sha1').update(sql).digest('hex').slice(0, 20);
     const runner: QueryRunner = open ?? this.dataSource.createQueryRunner();
     try {
       const client = (await runner.connect()) as PgClient;
@@ -77,6 +88,15 @@ export class TypeOrmUnitOfWork extends UnitOfWork {
   inTransaction(): boolean {
     return this.storage.getStore() !== undefined;
   }
+}
+
+/** The connection under a statement went away (not the statement's fault): node-postgres' own messages, the socket's codes, an administrator's shutdown. */
+function connectionLost(error: unknown): boolean {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  return (
+    (typeof code === 'string' && ['ECONNRESET', 'EPIPE', '57P01', '57P02', '57P03', '08006', '08003'].includes(code)) ||
+    (typeof message === 'string' && /Connection terminated|Client has encountered a connection error|Connection is closed/i.test(message))
+  );
 }
 
 /** A typed query on the unit of work's current connection (the open transaction's, else a pooled one). */
