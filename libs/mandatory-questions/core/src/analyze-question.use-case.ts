@@ -7,7 +7,6 @@ import type { MandatoryQuestion, MandatoryQuestionState } from './mandatory-ques
 import { questionTransition } from './mandatory-question.states';
 import { AnswerExtractor, CompanionQuestionWriter, MandatoryQuestionRepository, QuestionRetrieval, RetrievedPassage } from './mandatory-questions.ports';
 import { QuestionEdits } from './question-edits';
-import { analysisPriority } from './analysis-job';
 
 /** The pieces of the analysis a job needs besides the question's own state. */
 @Injectable()
@@ -90,7 +89,10 @@ export class AnalyzeQuestion {
           outcome === 'REFUSED'
             ? [{ text: current.question, source: 'mandatory_question' as const }]
             : runs.slice(1).filter((r) => r.analysis.outcome === 'REFUSED').map((r) => ({ text: r.text, source: 'companion_question' as const }));
-        for (const job of QUESTION_ANALYSIS_JOBS) await this.jobs.enqueue(job, { instanceId: current.instanceId, organizationId: current.organizationId, questionId: current.id, unanswered }, { priority: analysisPriority(payload.reason) });
+        // The follow-ups carry a snapshot of what this analysis left unanswered: they must apply in the order the analyses
+        // ran, so they all wait their turn as background work. An interactive one ran ahead of an older background one, and
+        // the older snapshot (the question still REFUSED) put an answered question back into a missing subject.
+        for (const job of QUESTION_ANALYSIS_JOBS) await this.jobs.enqueue(job, { instanceId: current.instanceId, organizationId: current.organizationId, questionId: current.id, unanswered }, { priority: 'background' });
       },
     });
     return outcome;
