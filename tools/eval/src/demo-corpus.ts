@@ -13,6 +13,8 @@ export const ROOT = findRoot(__dirname);
 export const DEMO_DIR = join(ROOT, 'libs', 'composition', 'demo');
 export const QUERIES_FILE = join(ROOT, 'tools', 'eval', 'queries.json');
 export const RESULTS_DIR = join(ROOT, 'tools', 'eval', 'results');
+/** The corpora kept held out (ANALYSIS.md §8): measured, never read for fixes; their logs show figures only. */
+export const HELD_OUT: readonly string[] = ['fifth-corpus', 'sixth-corpus'];
 
 export interface CorpusDocument {
   externalId: string;

@@ -2,6 +2,7 @@ import { answersAndPassages, QuestionConflict, RuleBasedRecommendationWriter } f
 import { foundConflict } from '@svc/mandatory-questions-core';
 import type { DraftRecommendation, ExtractedAnswer } from '@svc/text';
 import { analyse, RetrievedQuestion } from './question-eval';
+import { HELD_OUT } from './demo-corpus';
 
 /** One drafted recommendation of the measure, with the conflict it answers. */
 export interface MeasuredRecommendation {
@@ -103,8 +104,11 @@ function recorded(q: RetrievedQuestion, found: ReturnType<typeof foundConflict>)
 export function printableMeasure(m: RecommendationMeasure): string {
   const updates = m.recommendations.filter((r) => r.draft.action === 'UPDATE');
   const flat = (s: string) => s.replace(/\s+/gu, ' ').trim();
+  const figures = `Recommendations, ${m.corpus}: ${m.conflicts} conflicts answered; UPDATE ${m.update}, rewritten ${m.rewritten}, KEEP ${m.keep}, DELETE ${m.delete}; changed outside the answering span ${m.outsideSpan.length}`;
+  // A held-out corpus shows only its figures: its excerpts would tell whoever reads the log what it contains.
+  if (HELD_OUT.includes(m.corpus)) return figures;
   return (
-    `Recommendations, ${m.corpus}: ${m.conflicts} conflicts answered; UPDATE ${m.update}, rewritten ${m.rewritten}, KEEP ${m.keep}, DELETE ${m.delete}; changed outside the answering span ${m.outsideSpan.length}\n` +
+    `${figures}\n` +
     updates
       .map((r) => `  ${r.questionId} [expert: ${flat(r.expertAnswer)}] ${flat(r.draft.excerpt)} => ${r.draft.proposedText === null ? `(no rewrite) ${flat(r.draft.reason)}` : flat(r.draft.proposedText)}`)
       .join('\n')
