@@ -1,6 +1,7 @@
-// The HTTP side of the service benches (instance-get, stats): one-off JSON calls, a closed-loop load
-// generator with a progress line, and who used the CPU during a measurement (Linux /proc).
+// The HTTP side of the service benches (instance-get, stats, scan-load, soak): one-off JSON calls, a closed-loop load
+// generator with a progress line, who used the CPU during a measurement and the service's memory (Linux /proc).
 import { Buffer } from 'node:buffer';
+import { readFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { cpus } from 'node:os';
 import { performance } from 'node:perf_hooks';
@@ -9,10 +10,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { URL } from 'node:url';
 import { commandCpuSeconds, latencySummary, machineTicks, processCpuSeconds, round } from './bench-kit.mjs';
 
-/** Sends one request; resolves with status and body, rejects on transport errors and timeouts. */
-export function send(agent, url, method, payload, credential, timeoutMs, keepBody = true) {
+/** Sends one request (`extraHeaders`: the instance API's `instance-id` and `api-key`, say); resolves with status and body, rejects on transport errors and timeouts. */
+export function send(agent, url, method, payload, credential, timeoutMs, keepBody = true, extraHeaders = {}) {
   return new Promise((resolve, reject) => {
-    const headers = { accept: 'application/json' };
+    const headers = { accept: 'application/json', ...extraHeaders };
     if (payload) {
       headers['content-type'] = 'application/json';
       headers['content-length'] = String(payload.length);
@@ -173,3 +174,19 @@ export function cpuBetween(before, after) {
   const other = machine === null ? null : round(Math.max(0, machine - service - (generator ?? 0) - (databases ?? 0)), 2);
   return { machine_cores_busy: machine, service_cores: apps, load_generator_cores: generator, postgres_redis_cores: databases, other_cores: other };
 }
+
+/** Resident memory (VmRSS) of one process in MiB; null once it has ended or off Linux. */
+export function rssMb(pid) {
+  try {
+    const match = /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? round(Number(match[1]) / 1024, 0) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** VmRSS (MiB) of each of the service's app processes. */
+export const serviceRss = (service) => Object.fromEntries(Object.entries(service.pids()).map(([app, pid]) => [app, rssMb(pid)]));
+
+/** The sum of a `serviceRss` record. */
+export const totalMb = (byApp) => Object.values(byApp).reduce((a, b) => a + (b ?? 0), 0);

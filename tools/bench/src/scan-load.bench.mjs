@@ -26,8 +26,7 @@
 // service is idle again plus BENCH_SETTLE_S (what it gives back once the work is done: threads ended, garbage collected).
 // Prints Markdown tables and writes JSON to tools/bench/results/scan-load-<timestamp>.json.
 import { Buffer } from 'node:buffer';
-import { Agent, request } from 'node:http';
-import { readFileSync } from 'node:fs';
+import { Agent } from 'node:http';
 import { createRequire } from 'node:module';
 import { cpus, loadavg } from 'node:os';
 import { relative } from 'node:path';
@@ -37,7 +36,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { URL } from 'node:url';
 import { distFile, envNumber, gitCommit, latencySummary, machineInfo, progressBar, requireBuilt, ROOT, round, writeResults } from './bench-kit.mjs';
 import { Corpus, mulberry32 } from './corpus.mjs';
-import { call, cpuBetween, sampleCpu, send } from './load-kit.mjs';
+import { call, cpuBetween, sampleCpu, send, serviceRss, totalMb } from './load-kit.mjs';
 
 const envInteger = (name, fallback, options = {}) => envNumber(name, fallback, { integer: true, ...options });
 
@@ -120,24 +119,12 @@ function corpusDocuments() {
 // Memory and CPU of the service's processes (Linux /proc)
 // ---------------------------------------------------------------------------------------------
 
-function rssMb(pid) {
-  try {
-    const match = /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return match ? round(Number(match[1]) / 1024, 0) : null;
-  } catch {
-    return null;
-  }
-}
-
-const serviceRss = (service) => Object.fromEntries(Object.entries(service.pids()).map(([app, pid]) => [app, rssMb(pid)]));
-const total = (byApp) => Object.values(byApp).reduce((a, b) => a + (b ?? 0), 0);
-
 /** VmRSS of every app every 250 ms: the peak of their sum and of each. */
 function rssSampler(service) {
   const peak = { total_mb: 0, by_app: {} };
   const sample = () => {
     const now = serviceRss(service);
-    peak.total_mb = Math.max(peak.total_mb, total(now));
+    peak.total_mb = Math.max(peak.total_mb, totalMb(now));
     for (const [app, mb] of Object.entries(now)) peak.by_app[app] = Math.max(peak.by_app[app] ?? 0, mb ?? 0);
   };
   sample();
@@ -287,7 +274,7 @@ async function benchMode(mode, registerCleanup) {
   }
   await untilIdle(service, `[${mode}] start`);
   const rssIdle = serviceRss(service);
-  process.stderr.write(`[${mode}] idle at ${total(rssIdle)} MB resident (${JSON.stringify(rssIdle)})\n`);
+  process.stderr.write(`[${mode}] idle at ${totalMb(rssIdle)} MB resident (${JSON.stringify(rssIdle)})\n`);
 
   const phases = [];
   /**
@@ -309,7 +296,7 @@ async function benchMode(mode, registerCleanup) {
     if (idle) await sleep(settings.settleS * 1000);
     const peak = stopRss();
     const rssAfter = serviceRss(service);
-    const rss = { before: rssBefore, before_total: total(rssBefore), peak, when_idle: rssIdle, when_idle_total: total(rssIdle), after: rssAfter, after_total: total(rssAfter) };
+    const rss = { before: rssBefore, before_total: totalMb(rssBefore), peak, when_idle: rssIdle, when_idle_total: totalMb(rssIdle), after: rssAfter, after_total: totalMb(rssAfter) };
     const phase = { mode, phase: name, seconds: round(workS, 1), ...detail, probe, cpu, rss_mb: rss, idle_after_s: idleAfterS, settled: idle };
     phases.push(phase);
     const l = probe.latency_ms;
@@ -367,7 +354,7 @@ async function benchMode(mode, registerCleanup) {
     const upload = async () => {
       while (next < documents.length) {
         const doc = documents[next++];
-        const res = await sendWithHeaders(agent, url, doc, { 'instance-id': instanceId, 'api-key': instanceKey });
+        const res = await send(agent, url, 'POST', Buffer.from(JSON.stringify(doc)), null, settings.requestTimeoutMs, true, { 'instance-id': instanceId, 'api-key': instanceKey });
         if (res.status !== 200) throw new Error(`[${mode}] upsert ${doc.external_id} answered ${res.status}: ${res.body}`);
         uploaded++;
         if (held === null) holding = hold();
@@ -416,22 +403,6 @@ async function benchMode(mode, registerCleanup) {
   await service.destroy();
   registerCleanup(undefined);
   return { mode, instance_id: instanceId, rss_mb_idle_at_start: rssIdle, phases };
-}
-
-/** An upsert with the instance API's headers; status and body text. */
-function sendWithHeaders(agent, url, doc, headers) {
-  const payload = Buffer.from(JSON.stringify(doc));
-  return new Promise((resolve, reject) => {
-    const req = request({ agent, host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { 'content-type': 'application/json', 'content-length': String(payload.length), ...headers } }, (res) => {
-      const chunks = [];
-      res.on('data', (c) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
-      res.on('error', reject);
-    });
-    req.setTimeout(settings.requestTimeoutMs, () => req.destroy(new Error(`timeout after ${settings.requestTimeoutMs} ms`)));
-    req.on('error', reject);
-    req.end(payload);
-  });
 }
 
 // ---------------------------------------------------------------------------------------------
