@@ -4,7 +4,7 @@ import { NoLanguageModel } from './no.language-model';
 import { OpenAiCompatibleLanguageModel } from './openai-compatible.language-model';
 import { FakeAnthropicMessagesServer } from './testing/anthropic-messages.server';
 import { FakeChatCompletionsServer } from './testing/chat-completions.server';
-import { languageModelContract, ModelBehaviour } from './testing/language-model.contract';
+import { languageModelContract, ModelBehaviour, OVERLOADED_RETRY_AFTER_SECONDS } from './testing/language-model.contract';
 import { readDelay } from './testing/structured-call.fixture';
 
 const KEY = 'sk-contract-0123456789abcdef';
@@ -21,10 +21,12 @@ languageModelContract('AnthropicLanguageModel (local Messages API server)', { at
   const replies: Record<ModelBehaviour, () => (typeof server.script)[number]> = {
     malformed: () => ({ toolInput: { days: 'thirty', unit: 'days', quote: '30 days' } }),
     refusal: () => 'refusal',
-    overloaded: () => FakeAnthropicMessagesServer.overloaded(7),
+    overloaded: () => FakeAnthropicMessagesServer.overloaded(OVERLOADED_RETRY_AFTER_SECONDS),
   };
+  const modelAt = (url: string) => new AnthropicLanguageModel({ apiKey: KEY, baseUrl: url, model: 'claude-sonnet-4-6', timeoutMs: 2000, maxRetries: 1 });
   return {
-    model: new AnthropicLanguageModel({ apiKey: KEY, baseUrl, model: 'claude-sonnet-4-6', timeoutMs: 2000, maxRetries: 1 }),
+    model: modelAt(baseUrl),
+    modelAt,
     script: (...next) => server.script.push(...next.map((b) => replies[b]())),
     requests: () => server.requests.filter((r) => r.path === '/v1/messages').length,
     reset: () => {
@@ -43,10 +45,13 @@ languageModelContract('OpenAiCompatibleLanguageModel (local chat-completions ser
   const replies: Record<ModelBehaviour, () => (typeof server.script)[number]> = {
     malformed: () => ({ content: 'The delay is thirty days.' }),
     refusal: () => 'refusal',
-    overloaded: () => FakeChatCompletionsServer.rateLimited(7),
+    overloaded: () => FakeChatCompletionsServer.rateLimited(OVERLOADED_RETRY_AFTER_SECONDS),
   };
+  const modelAt = (url: string) =>
+    new OpenAiCompatibleLanguageModel({ baseUrl: url, model: 'qwen3-8b', apiKey: KEY, timeoutMs: 2000, maxRetries: 1, retryBaseDelayMs: 5, retryMaxDelayMs: 50 });
   return {
-    model: new OpenAiCompatibleLanguageModel({ baseUrl, model: 'qwen3-8b', apiKey: KEY, timeoutMs: 2000, maxRetries: 1, retryBaseDelayMs: 5, retryMaxDelayMs: 50 }),
+    model: modelAt(baseUrl),
+    modelAt,
     script: (...next) => server.script.push(...next.map((b) => replies[b]())),
     requests: () => server.requests.length,
     reset: () => {

@@ -65,7 +65,7 @@ export abstract class SqlVectorIndex extends VectorIndex {
     // pgvector's vector casts to real[]; the exact-scan adapter's column is real[] already.
     const rows: { node_id: string; document_id: string; embedding: (number | string)[] }[] = await this.uow
       .manager()
-      .query(`SELECT node_id, document_id, embedding::real[] AS embedding FROM vector_index.node_vectors WHERE instance_id = $1 AND model = $2 AND document_id = ANY($3) ORDER BY node_id`, [instanceId, model, documentIds]);
+      .query(`SELECT node_id, document_id, embedding::real[] AS embedding FROM vector_index.node_vectors WHERE instance_id = $1 AND model = $2 AND document_id = ANY($3) ORDER BY node_id COLLATE "C"`, [instanceId, model, documentIds]);
     return rows.map((r) => ({ id: r.node_id, documentId: r.document_id, vector: r.embedding.map(Number) }));
   }
 

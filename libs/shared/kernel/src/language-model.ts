@@ -78,17 +78,21 @@ export interface LanguageModelBatches {
  * schemas belong to the capability ports of the contexts that ask (for instance the repository's
  * `AnswerComposer`); an adapter is transport, retries and validation only.
  *
- * Contract, for every adapter:
+ * Contract, for every adapter (`languageModelContract`, `@svc/llm/testing`, checks what a test can):
  * - Validated: `output` matches `call.output.schema`. A reply that is not JSON or does not match is
  *   asked again once, then reported as `LLM.INVALID_RESPONSE`; it is never returned.
  * - Stateless: calls are independent; the same call may be sent again (retries are safe).
- * - Errors are DomainErrors, never a raw SDK or network error: `invalid` (`LLM.INVALID_REQUEST`) for a
- *   call without messages or with a bad output name; `unavailable` (`LLM.UNAVAILABLE`, with
- *   `retryAfterSeconds`) when the model stays down, overloaded, rate-limited or silent after the
- *   adapter's own retries; `unavailable` (`LLM.INVALID_RESPONSE`) when it answers with something
- *   unusable; `unavailable` or `internal` (`LLM.REQUEST_REFUSED`) when it refuses the request
- *   (credentials, model name: `unavailable`; a malformed request: `internal`); `unavailable`
- *   (`LLM.NOT_CONFIGURED`) when no model is configured. Messages never hold a key, a URL or a body.
+ * - A refusal by the model (a safety refusal) is a `declined` result with its usage, not an error.
+ * - Errors are DomainErrors, never a raw SDK or network error: `invalid` (`LLM.INVALID_REQUEST`, not
+ *   sent) for a call without messages, with a message whose content is blank (empty or whitespace), or
+ *   with an output name outside `[a-zA-Z0-9_-]{1,64}`; `unavailable` (`LLM.UNAVAILABLE`) when the model
+ *   cannot be reached (connection refused, DNS), stays down, overloaded, rate-limited or silent after the
+ *   adapter's own retries, with `retryAfterSeconds` the provider's last Retry-After (DomainError's
+ *   default, 5, only when it named none); `unavailable` (`LLM.INVALID_RESPONSE`) when it answers with
+ *   something unusable; `unavailable` or `internal` (`LLM.REQUEST_REFUSED`) when it refuses the request
+ *   (credentials, model name, URL, which an operator fixes, as 401, 403, 404: `unavailable`; another
+ *   4xx, a request the adapter built wrong: `internal`); `unavailable` (`LLM.NOT_CONFIGURED`)
+ *   when no model is configured. Messages never hold a key, a URL or a body.
  */
 export abstract class LanguageModel {
   /** `none`, `anthropic:<model>`, `openai-compatible:<model>`: names the model in logs. */

@@ -1,8 +1,22 @@
-import { isDomainError, LanguageModel, StructuredCall, StructuredResult } from '@svc/kernel';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { DomainError, isDomainError, LanguageModel, StructuredCall, StructuredResult } from '@svc/kernel';
 import { contractTest, domainErrorOf } from '@svc/kernel/testing';
 import { Delay, DELAY_OUTPUT, delayCall, readDelay } from './structured-call.fixture';
 
-/** How the fixture's model server answers a request: a reply that is not the schema's JSON, a refusal, or an overload (429/529 with Retry-After). */
+/**
+ * The Retry-After (seconds) the fixture's server asks for when it answers `overloaded`. Not 5, the default of
+ * `DomainError.unavailable`: an adapter that drops the provider's Retry-After reports 5 and fails the contract.
+ */
+export const OVERLOADED_RETRY_AFTER_SECONDS = 2;
+
+/**
+ * How the fixture's model server answers one request:
+ * - `malformed`: a reply that is not the schema's JSON (prose, or JSON of another shape);
+ * - `refusal`: the provider's refusal (a safety refusal of the model, not an HTTP error);
+ * - `overloaded`: the provider's overload or rate-limit status (429, 529, 503...) asking, in the provider's own
+ *   header, for a wait of `OVERLOADED_RETRY_AFTER_SECONDS` (HTTP `Retry-After: 2`).
+ */
 export type ModelBehaviour = 'malformed' | 'refusal' | 'overloaded';
 
 /**
@@ -19,6 +33,11 @@ export interface LanguageModelFixture {
   reset?(): void;
   /** Texts no error may carry: the key, the base URL. */
   secrets?: string[];
+  /**
+   * The same adapter, configured as `model` is, but for another base URL: the contract gives one where nothing
+   * listens (a closed port on 127.0.0.1) and expects `LLM.UNAVAILABLE`, never a raw network error.
+   */
+  modelAt?(baseUrl: string): LanguageModel;
   close?(): Promise<void>;
 }
 
@@ -32,6 +51,26 @@ export interface LanguageModelContractOptions {
   attempts?: number;
 }
 
+/** A base URL where nothing listens: a port of 127.0.0.1 that was free a moment ago. */
+async function closedBaseUrl(): Promise<string> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return `http://127.0.0.1:${port}`;
+}
+
+/** What a call threw, as `{ name, kind, code }`: a raw SDK or network error shows its name and no code. */
+async function failureOf(promise: Promise<unknown>): Promise<{ error: unknown; seen: { name: string; kind?: string; code?: string } }> {
+  try {
+    await promise;
+  } catch (error) {
+    const seen = isDomainError(error) ? { name: error.name, kind: error.kind, code: error.code } : { name: error instanceof Error ? `${error.name}: ${error.message}` : String(error) };
+    return { error, seen };
+  }
+  throw new Error('expected the call to fail, but it answered');
+}
+
 const output = (result: StructuredResult<Delay>): Delay => {
   if (result.kind !== 'output') throw new Error(`expected an output, got ${result.kind}`);
   return result.output;
@@ -42,13 +81,17 @@ const output = (result: StructuredResult<Delay>): Delay => {
  * - the output is validated against the call's schema, never returned otherwise; a malformed reply is asked again
  *   once, then is `LLM.INVALID_RESPONSE` (every capability answers that call with its rule-based adapter);
  * - a refusal is a `declined` result, not an error (the capability's rule-based adapter answers it);
- * - an outage that outlasts the adapter's retries is `unavailable` `LLM.UNAVAILABLE` with a Retry-After (the job
- *   retries later; search answers a 503); a malformed call is `invalid` `LLM.INVALID_REQUEST` and is not sent;
+ * - an outage that outlasts the adapter's retries is `unavailable` `LLM.UNAVAILABLE` with the Retry-After the
+ *   provider asked for (the job retries then; search answers a 503 with it); a provider that cannot be reached at
+ *   all is `LLM.UNAVAILABLE` too, a DomainError, never a raw network error; a malformed call (no message, a blank
+ *   one, a bad output name) is `invalid` `LLM.INVALID_REQUEST` and is not sent;
  * - calls are independent (the same call may be sent again); errors never carry the key or the URL;
  * - `configured: false` only for the `none` provider, whose every call is `LLM.NOT_CONFIGURED`;
  * - batches, where the provider has them: results by call id once the batch has ended.
  * Run it from the adapter's spec: `languageModelContract(name, options, setup)` (`@svc/llm/testing`), with a local
  * server speaking the provider's protocol (see `FakeAnthropicMessagesServer`, `FakeChatCompletionsServer`).
+ * Not checked here (each adapter's own spec does): silence and timeouts, 401/403/404 (`LLM.REQUEST_REFUSED`,
+ * `unavailable`) and other 4xx (`internal`), the token accounting of retried calls.
  */
 export function languageModelContract(name: string, options: LanguageModelContractOptions, setup: () => Promise<LanguageModelFixture>): void {
   describe(`LanguageModel contract: ${name}`, () => {
@@ -120,17 +163,40 @@ export function languageModelContract(name: string, options: LanguageModelContra
       expect(requests()).toBe(1);
     });
 
-    contractTest(configuredOnly, 'reports an outage that outlasts its retries as LLM.UNAVAILABLE with a Retry-After: the jobs retry on it', async () => {
-      const attempts = options.attempts ?? 2;
-      script(...Array.from({ length: attempts }, () => 'overloaded' as const));
-      const error = await domainErrorOf(model.complete<Delay>(delayCall()));
-      expect([error.kind, error.code]).toEqual(['unavailable', 'LLM.UNAVAILABLE']);
-      expect(error.retryAfterSeconds).toBeGreaterThanOrEqual(1);
-      expect(requests()).toBe(attempts);
-      expectNoSecret(error);
-    });
+    const attempts = options.attempts ?? 2;
+    contractTest(
+      configuredOnly,
+      "reports an outage that outlasts its retries as LLM.UNAVAILABLE with the provider's Retry-After: the jobs retry then",
+      async () => {
+        script(...Array.from({ length: attempts }, () => 'overloaded' as const));
+        const error = await domainErrorOf(model.complete<Delay>(delayCall()));
+        expect([error.kind, error.code]).toEqual(['unavailable', 'LLM.UNAVAILABLE']);
+        // The server asked for OVERLOADED_RETRY_AFTER_SECONDS; 5 is DomainError.unavailable's default, what an adapter that drops it reports.
+        expect({ retryAfterSeconds: error.retryAfterSeconds }).toEqual({ retryAfterSeconds: OVERLOADED_RETRY_AFTER_SECONDS });
+        expect(requests()).toBe(attempts);
+        expectNoSecret(error);
+      },
+      // An adapter honouring the Retry-After waits it between its attempts.
+      10_000 + attempts * (OVERLOADED_RETRY_AFTER_SECONDS + 1) * 1000,
+    );
 
-    contractTest(configuredOnly, 'refuses a call without messages or with a bad output name as LLM.INVALID_REQUEST, without sending it', async () => {
+    contractTest(
+      configuredOnly,
+      'reports a provider it cannot reach (connection refused) as LLM.UNAVAILABLE with a Retry-After, never as a raw network error',
+      async () => {
+        if (!fixture.modelAt) throw new Error('the fixture cannot point the adapter at another URL: give it `modelAt`');
+        const url = await closedBaseUrl();
+        const { error, seen } = await failureOf(fixture.modelAt(url).complete<Delay>(delayCall()));
+        expect(seen).toEqual({ name: 'DomainError', kind: 'unavailable', code: 'LLM.UNAVAILABLE' });
+        expect((error as DomainError).retryAfterSeconds).toBeGreaterThanOrEqual(1);
+        expectNoSecret(error);
+        expect((error as DomainError).message).not.toContain(url.replace('http://', ''));
+      },
+      // Its retries back off (the Anthropic SDK from 0.5 s), each attempt refused at once.
+      30_000,
+    );
+
+    contractTest(configuredOnly, 'refuses a call without messages, with a blank message or with a bad output name as LLM.INVALID_REQUEST, without sending it', async () => {
       const call = delayCall();
       const bad: StructuredCall[] = [{ ...call, messages: [] }, { ...call, messages: [{ role: 'user', content: '  ' }] }, { ...call, output: { ...DELAY_OUTPUT, name: 'submit delay!' } }];
       for (const wrong of bad) {

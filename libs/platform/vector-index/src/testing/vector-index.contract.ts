@@ -13,7 +13,11 @@ export interface VectorIndexFixture {
 export interface VectorIndexContractOptions {
   /** True when the adapter is exact; approximate ones (HNSW) are held to a recall bound instead. */
   exact: boolean;
-  /** Why the adapter joins no transaction (a test fake); unset: its writes must join the caller's unit of work. */
+  /**
+   * Why the adapter's writes cannot join the caller's unit of work: a store outside the service's PostgreSQL (its
+   * writes must then be idempotent, and a vector whose node was rolled back must do no harm: docs/architecture.md,
+   * "Adding an adapter"), or a test fake. Unset: its writes must join it (a store in the service's database must).
+   */
   noTransactions?: string;
   /** Why two adapters built apart need not share their vectors (a test fake); unset: they must. */
   noSharedStore?: string;
@@ -64,10 +68,16 @@ export async function expectOneStore(first: VectorIndex, second: VectorIndex, in
  *   one VectorIndex per app (the workers app writes the vectors, the retrieval app searches them, the audit app
  *   reads them back); an adapter that keeps its vectors in the object (a Map per instance) passes every other test
  *   while search silently falls back to full text on the running service;
- * - **transactions**: writes join the caller's unit of work (indexation writes nodes and vectors in one);
+ * - **transactions**: a store in the service's PostgreSQL joins the caller's unit of work (indexation writes nodes
+ *   and vectors in one); a store outside it cannot, and says so (`noTransactions`);
+ * - **order**: search best first, equal scores by node id in byte order (`kn_C` before `kn_a`, as `COLLATE "C"` and
+ *   JavaScript's `<`, not `localeCompare`); `vectorsOf` by node id in the same order;
  * - **concurrency**: writes of several documents of one instance at once, the first writes of a new vector space
  *   among them (worker replicas index documents in parallel);
- * - **errors**: malformed input and absurd limits are `invalid` DomainErrors with the codes callers expect.
+ * - **errors**: malformed input (kernel/vector-index.ts lists it) is `invalid` `VECTOR_INDEX.INVALID_INPUT`, a
+ *   limit above 1,000 `invalid` `VECTOR_INDEX.LIMIT_TOO_LARGE`; a limit of 0 or less and the zero query find nothing.
+ * Not checked (no test can): that the vectors outlive a restart of the process, and that the distributed mode's
+ * processes share the store.
  * Each test works in instances of its own, so the suite needs no cleanup between tests and can share one database.
  * Run it from the adapter's spec: `vectorIndexContract(name, options, setup)` (`@svc/vector-index/testing`).
  */
@@ -124,17 +134,22 @@ export function vectorIndexContract(name: string, options: VectorIndexContractOp
       const [ins, other] = [newInstance(), newInstance()];
       await index.upsert(ins, 'm1', [
         { id: 'kn_2', documentId: 'doc_1', vector: [0.6, 0.8, 0] },
+        { id: 'kn_a', documentId: 'doc_2', vector: [0, 1, 1] },
         { id: 'kn_1', documentId: 'doc_1', vector: [1, 0, 0] },
         { id: 'kn_3', documentId: 'doc_2', vector: [0, 0, 1] },
+        { id: 'kn_B', documentId: 'doc_1', vector: [1, 1, 0] },
         { id: 'kn_4', documentId: 'doc_3', vector: [0, 1, 0] },
       ]);
       await index.upsert(ins, 'm2', [{ id: 'kn_5', documentId: 'doc_1', vector: [0, 1] }]);
       await index.upsert(other, 'm1', [{ id: 'kn_6', documentId: 'doc_1', vector: [1, 0, 0] }]);
-      const read = await index.vectorsOf(ins, 'm1', ['doc_1', 'doc_2', 'doc_unknown']);
+      const read = await index.vectorsOf(ins, 'm1', ['doc_2', 'doc_1', 'doc_unknown']);
+      // By node id in byte order, whatever the order of the documents asked for or of the writes.
       expect(read.map((v) => [v.id, v.documentId])).toEqual([
         ['kn_1', 'doc_1'],
         ['kn_2', 'doc_1'],
         ['kn_3', 'doc_2'],
+        ['kn_B', 'doc_1'],
+        ['kn_a', 'doc_2'],
       ]);
       const direction = (v: number[]) => v.map((x) => x / Math.hypot(...v));
       direction(read[1].vector).forEach((x, i) => expect(x).toBeCloseTo([0.6, 0.8, 0][i], 5));
@@ -178,7 +193,7 @@ export function vectorIndexContract(name: string, options: VectorIndexContractOp
       await index.removeDocument(ins, 'doc_never_indexed');
     });
 
-    it('orders equal scores by node id, also across the limit', async () => {
+    it('orders equal scores by node id in byte order, also across the limit', async () => {
       const ins = newInstance();
       await index.upsert(ins, 'm1', [
         { id: 'kn_b', documentId: 'doc_1', vector: [1, 1] },
@@ -190,7 +205,7 @@ export function vectorIndexContract(name: string, options: VectorIndexContractOp
       expect(ids(await index.search(ins, 'm1', [1, 1], 2))).toEqual(['kn_C', 'kn_a']);
     });
 
-    it('returns at most `limit` matches, none for a zero limit, and refuses absurd limits', async () => {
+    it('returns at most `limit` matches (rounded down), none for a limit of 0 or less, and refuses absurd limits', async () => {
       const ins = newInstance();
       await index.upsert(
         ins,
@@ -200,6 +215,8 @@ export function vectorIndexContract(name: string, options: VectorIndexContractOp
       expect(await index.search(ins, 'm1', [1, 0], 5)).toHaveLength(5);
       expect(ids(await index.search(ins, 'm1', [1, 0], 3))).toEqual(['kn_00', 'kn_01', 'kn_02']);
       expect(await index.search(ins, 'm1', [1, 0], 0)).toEqual([]);
+      expect(await index.search(ins, 'm1', [1, 0], -3)).toEqual([]);
+      expect(ids(await index.search(ins, 'm1', [1, 0], 2.7))).toEqual(['kn_00', 'kn_01']);
       expect(await index.search(ins, 'm1', [1, 0], 100)).toHaveLength(12);
       expect(await invalidCode(index.search(ins, 'm1', [1, 0], 1001))).toBe('VECTOR_INDEX.LIMIT_TOO_LARGE');
     });
@@ -240,9 +257,22 @@ export function vectorIndexContract(name: string, options: VectorIndexContractOp
       expect(await invalidCode(index.upsert(ins, 'm1', [{ id: 'kn_1', documentId: 'doc_1', vector: [1, Number.NaN] }]))).toBe(
         'VECTOR_INDEX.INVALID_INPUT',
       );
-      expect(await invalidCode(index.upsert(ins, 'm1', [{ id: '', documentId: 'doc_1', vector: [1] }]))).toBe('VECTOR_INDEX.INVALID_INPUT');
+      const malformedUpserts: [string, string, { id: string; documentId: string; vector: number[] }][] = [
+        [ins, 'm1', { id: 'kn_1', documentId: 'doc_1', vector: [1, Number.POSITIVE_INFINITY] }],
+        [ins, 'm1', { id: 'kn_1', documentId: 'doc_1', vector: [] }],
+        [ins, 'm1', { id: '', documentId: 'doc_1', vector: [1] }],
+        [ins, 'm1', { id: 'kn_1', documentId: '', vector: [1] }],
+        [ins, '', { id: 'kn_1', documentId: 'doc_1', vector: [1] }],
+        ['', 'm1', { id: 'kn_1', documentId: 'doc_1', vector: [1] }],
+      ];
+      for (const [instance, model, vector] of malformedUpserts) {
+        expect([vector, await invalidCode(index.upsert(instance, model, [vector]))]).toEqual([vector, 'VECTOR_INDEX.INVALID_INPUT']);
+      }
       expect(await invalidCode(index.search(ins, 'm1', [], 3))).toBe('VECTOR_INDEX.INVALID_INPUT');
+      expect(await invalidCode(index.search(ins, 'm1', [1, Number.NaN], 3))).toBe('VECTOR_INDEX.INVALID_INPUT');
+      expect(await invalidCode(index.search(ins, 'm1', [1, 0], Number.NaN))).toBe('VECTOR_INDEX.INVALID_INPUT');
       expect(await invalidCode(index.search(ins, '', [1], 3))).toBe('VECTOR_INDEX.INVALID_INPUT');
+      expect(await invalidCode(index.search('', 'm1', [1], 3))).toBe('VECTOR_INDEX.INVALID_INPUT');
       expect(await index.search(ins, 'm1', [1, 0], 10)).toEqual([]);
     });
 
