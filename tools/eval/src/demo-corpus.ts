@@ -14,7 +14,7 @@ export const DEMO_DIR = join(ROOT, 'libs', 'composition', 'demo');
 export const QUERIES_FILE = join(ROOT, 'tools', 'eval', 'queries.json');
 export const RESULTS_DIR = join(ROOT, 'tools', 'eval', 'results');
 /** The corpora kept held out (ANALYSIS.md §8): measured, never read for fixes; their logs show figures only. */
-export const HELD_OUT: readonly string[] = ['fifth-corpus', 'sixth-corpus'];
+export const HELD_OUT: readonly string[] = ['fifth-corpus', 'sixth-corpus', 'eighth-corpus'];
 
 export interface CorpusDocument {
   externalId: string;
@@ -22,11 +22,13 @@ export interface CorpusDocument {
   url: string;
   owner: string;
   content: string;
+  /** Markdown, or HTML for a `.html` file. */
+  mediaType: 'text/markdown' | 'text/html';
 }
 
 /**
  * The demo corpus as the standalone service ingests it (libs/composition/src/demo-documents.ts, which
- * the composition library does not export): every `<department>/<name>.md` under the demo folder,
+ * the composition library does not export): every `<department>/<name>.md` (or `.html`) under the demo folder,
  * external id = its path there, name = its first-line title, owner = its department.
  */
 export function loadCorpus(directory = DEMO_DIR): CorpusDocument[] {
@@ -34,12 +36,15 @@ export function loadCorpus(directory = DEMO_DIR): CorpusDocument[] {
   for (const department of readdirSync(directory, { withFileTypes: true })) {
     if (!department.isDirectory()) continue;
     for (const file of readdirSync(join(directory, department.name))) {
-      if (!file.endsWith('.md')) continue;
+      const html = file.endsWith('.html');
+      if (!file.endsWith('.md') && !html) continue;
       const content = readFileSync(join(directory, department.name, file), 'utf8');
-      const slug = basename(file, '.md');
+      const slug = basename(file, html ? '.html' : '.md');
+      const title = html ? /<title>([^<]+)<\/title>/iu.exec(content)?.[1] ?? /<h1[^>]*>([^<]+)<\/h1>/iu.exec(content)?.[1] : /^# (.+)$/m.exec(content.split('\n', 1)[0])?.[1];
       documents.push({
         externalId: `${department.name}/${file}`,
-        name: /^# (.+)$/m.exec(content.split('\n', 1)[0])?.[1].trim() ?? slug,
+        name: title?.trim() ?? slug,
+        mediaType: html ? 'text/html' : 'text/markdown',
         url: `https://intranet.northwind.example/${department.name}/${slug}`,
         owner: department.name,
         content,

@@ -64,7 +64,7 @@ describe('recommendations evaluation (rule-based analyzer and writer, PostgreSQL
     const { instanceId } = await app.get(CreateRepositoryInstance).execute({ organizationId: 'org_eval', name });
     const attempt = { attempt: 1, maxAttempts: 1, progress: async () => undefined };
     for (const doc of loadCorpus(directory)) {
-      const ingested = await app.get(IngestDocument).execute(instanceId, { externalId: doc.externalId, name: doc.name, url: null, owner: null, mediaType: 'text/markdown', content: Buffer.from(doc.content, 'utf8') });
+      const ingested = await app.get(IngestDocument).execute(instanceId, { externalId: doc.externalId, name: doc.name, url: null, owner: null, mediaType: doc.mediaType, content: Buffer.from(doc.content, 'utf8') });
       expect(await app.get(IndexDocument).execute({ instanceId, documentId: ingested.id, contentHash: ingested.content_hash }, attempt)).toBe('indexed');
     }
     const retrieved: RetrievedQuestion[] = [];

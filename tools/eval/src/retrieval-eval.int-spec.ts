@@ -78,7 +78,7 @@ describe('retrieval evaluation on the demo corpus (embedded database)', () => {
     ({ instanceId } = await app.get(CreateRepositoryInstance).execute({ organizationId: 'org_eval', name: 'Demo repository' }));
     const stubAttempt = { attempt: 1, maxAttempts: 1, progress: async () => undefined };
     for (const doc of corpus) {
-      const ingested = await app.get(IngestDocument).execute(instanceId, { externalId: doc.externalId, name: doc.name, url: doc.url, owner: doc.owner, mediaType: 'text/markdown', content: Buffer.from(doc.content, 'utf8') });
+      const ingested = await app.get(IngestDocument).execute(instanceId, { externalId: doc.externalId, name: doc.name, url: doc.url, owner: doc.owner, mediaType: doc.mediaType, content: Buffer.from(doc.content, 'utf8') });
       // Indexation runs here directly instead of through the job queue (no workers in this context).
       const outcome = await app.get(IndexDocument).execute({ instanceId, documentId: ingested.id, contentHash: ingested.content_hash }, stubAttempt);
       if (outcome !== 'indexed') throw new Error(`${doc.externalId} was not indexed: ${outcome}`);

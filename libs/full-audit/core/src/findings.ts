@@ -1,4 +1,4 @@
-import { Claim, ClaimDisagreement, describeContradiction, describeStatements, DescribedStatement, detectLanguage, extractClaims, Modality, namesOf, properNames, vectorSignature } from '@svc/text';
+import { Claim, ClaimDisagreement, describeContradiction, describeStatements, DescribedStatement, detectLanguage, extractClaims, Modality, namesOf, properNames, readDocumentControl, supersededDocuments, supersededOf, vectorSignature } from '@svc/text';
 import type { FindingPair, FullAuditExcerpt, FullAuditFinding } from './full-audit-conflict';
 import type { DocumentClaims, ScannedDocument } from './full-audit.ports';
 import { contentOfVersion } from './scan-settings';
@@ -22,6 +22,22 @@ export function claimsOfDocument(document: ScannedDocument): Claim[] {
     const signature = p.vector ? vectorSignature(p.vector) : null;
     return extractClaims({ id: p.id, documentId: document.id, text: `${headings}${p.text}`, documentName: document.name }, { language, names, entity }).map((c) => ({ ...c, start: c.start - shift, end: c.end - shift, ...(signature ? { signature } : {}) }));
   });
+}
+
+/**
+ * Which of these documents are superseded versions, and by which (`supersededDocuments`), from the head of each:
+ * its headings and first passages, where document control writes reference, version, date and "Supersedes".
+ */
+export function supersededAmong(documents: readonly Pick<ScannedDocument, 'id' | 'name' | 'passages'>[]): Map<string, string | null> {
+  return supersededDocuments(
+    documents.map((d) => {
+      const head = d.passages
+        .slice(0, 4)
+        .map((p, i) => `${(i === 0 ? p.headingPath : p.headingPath.slice(-1)).filter((h) => !p.text.includes(h)).map((h) => `# ${h}\n`).join('')}${p.text}`)
+        .join('\n');
+      return { id: d.id, control: readDocumentControl(d.name, head) };
+    }),
+  );
 }
 
 /** Name and link of each document, as the scan read them. */
@@ -50,7 +66,8 @@ function excerptOf(claim: Claim, names: DocumentNames): FullAuditExcerpt {
  */
 export function findingOf(disagreement: ClaimDisagreement, names: DocumentNames): FullAuditFinding {
   const closest = disagreement.pairs[0];
-  const { subject } = describeContradiction(closest, names);
+  const outdated = supersededOf(disagreement.attribute);
+  const subject = outdated ? `older version still in the repository: ${names.get(outdated.older)?.name ?? outdated.older}` : describeContradiction(closest, names).subject;
   const excerpts = disagreement.claims.map((c) => excerptOf(c, names));
   return {
     fingerprint: disagreement.fingerprint,

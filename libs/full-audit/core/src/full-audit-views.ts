@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { SUPERSEDED_ATTRIBUTE, supersededOf } from '@svc/text';
 import { AuditInstanceAccess, ReadDocumentNames } from '@svc/workspace-core';
 import { CompanionRecommendation, FullAuditConflict, isImportant } from './full-audit-conflict';
 import type { Visible } from './full-audit.ports';
@@ -71,7 +72,8 @@ export function fullAuditConflictView(c: FullAuditConflict, names: Names, visibl
     state: c.state,
     subject: c.subject,
     explanation: c.explanation,
-    attribute: c.attribute,
+    // A superseded version's finding is of kind 'superseded'; which document is the older one is internal.
+    attribute: supersededOf(c.attribute) ? SUPERSEDED_ATTRIBUTE : c.attribute,
     documents: c.documentIds.map((id) => ref(id, names, firstExcerpt.get(id))),
     excerpts: c.excerpts.map((e) => ({ semantic_node_id: e.semanticNodeId, ...ref(e.documentId, names, e), text: e.text, value: e.value, value_start: e.start, value_end: e.end, scope: e.scope })),
     compagnon_questions: c.compagnonQuestions,

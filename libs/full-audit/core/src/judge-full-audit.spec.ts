@@ -21,7 +21,7 @@ function documents(): DocumentClaims[] {
   ];
 }
 
-function setup(options: { batches: boolean; submit?: () => Promise<string>; rejected?: (f: FullAuditFinding) => boolean; pending?: string[]; rejections?: Map<string, Record<string, string>>; discovered?: FullAuditFinding[] }) {
+function setup(options: { batches: boolean; submit?: () => Promise<string>; rejected?: (f: FullAuditFinding) => boolean; pending?: string[]; rejections?: Map<string, Record<string, string>>; discovered?: FullAuditFinding[]; heads?: Record<string, string> }) {
   const judged: string[][] = [];
   const submitted: string[][] = [];
   const added: PendingModelBatch[] = [];
@@ -40,7 +40,12 @@ function setup(options: { batches: boolean; submit?: () => Promise<string>; reje
   const scans = { running: async () => scan, chunksDone: async () => 0, complete: async () => undefined } as unknown as ScanStore;
   const claims = { all: async () => documents(), clearDirty: async () => undefined, resetDrift: async () => undefined } as unknown as ClaimStore;
   const conflicts = { inScope: async () => [] } as unknown as FullAuditConflictRepository;
-  const source = { names: async (_i: string, ids: string[]) => new Map(ids.map((id) => [id, { name: `${id}.md`, url: null }])) } as unknown as ScanSource;
+  // The documents' heads, where document control says which one a newer one supersedes.
+  const heads: Record<string, string> = options.heads ?? {};
+  const source = {
+    names: async (_i: string, ids: string[]) => new Map(ids.map((id) => [id, { name: `${id}.md`, url: null }])),
+    read: async (_i: string, ids: string[]) => ids.map((id) => ({ id, name: `${id}.md`, url: null, contentHash: `h-${id}`, passages: [{ id: `${id}#head`, text: heads[id] ?? '', headingPath: [] }] })),
+  } as unknown as ScanSource;
   const batches = { pendingFingerprints: async () => new Set(options.pending ?? []), add: async (b: PendingModelBatch) => void added.push(b) } as unknown as ModelBatchStore;
   const rejections = {
     of: async (_i: string, fps: string[]) => new Map([...(options.rejections ?? new Map())].filter(([fp]) => fps.includes(fp))),
@@ -101,6 +106,18 @@ describe('JudgeFullAudit: what a full judgement asks of the model', () => {
     const changed = setup({ batches: false, rejections: new Map([[deliveryFingerprint, { kd_a: 'h-kd_a', kd_c: 'an older version' }]]) });
     await changed.run();
     expect(changed.judged[0]).toHaveLength(2);
+  });
+
+  it('a superseded version: its differences are one finding naming it and the version replacing it', async () => {
+    const policy = (version: string, extra = '') => `# Refund policy\n\n- Reference: CS-POL-04\n- Version: ${version}\n${extra}`;
+    const t = setup({ batches: false, heads: { kd_a: policy('4.0', '- Supersedes: Refund policy version 3.0\n'), kd_b: policy('3.0') } });
+    await t.run();
+    const inserted = t.inserted();
+    // kd_b (version 3.0) against kd_a on refunds: the old version, once; kd_a against kd_c on delivery: a contradiction.
+    expect(inserted.map((f) => f.attribute).sort()).toEqual(['duration', 'superseded:kd_b>kd_a']);
+    const outdated = inserted.find((f) => f.attribute.startsWith('superseded'))!;
+    expect(outdated.subject).toBe('older version still in the repository: kd_b.md');
+    expect(outdated.explanation).toMatch(/^"kd_b\.md" is superseded: "kd_a\.md" replaces it, but it is still in the repository/u);
   });
 
   it("with model-led discovery: the model's own finding is raised beside the rule-based ones without being sent to the judge again; one a rule-based finding holds is not raised twice", async () => {

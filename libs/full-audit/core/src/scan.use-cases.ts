@@ -6,7 +6,7 @@ import { GetInstanceStep } from '@svc/workspace-core';
 import type { FullAuditFinding } from './full-audit-conflict';
 import { blockKey, ClaimBlock, ClaimStore, DocumentClaims, FullAuditConflictRepository, ModelBatchStore, ModelRejections, ScanSource, ScanStore } from './full-audit.ports';
 import { ClaimReader } from './claim-reader';
-import { atVersions, changedAtOf, DocumentNames, findingOf, versionsOf } from './findings';
+import { atVersions, changedAtOf, DocumentNames, findingOf, supersededAmong, versionsOf } from './findings';
 import { ClaimJudge } from './judge/claim-judge';
 import { ContradictionFinder } from './judge/contradiction-finder';
 import { planScan } from './scan-plan';
@@ -254,7 +254,7 @@ export class JudgeFullAudit {
     const contradictions = await this.contradictions.find(all.flatMap((d) => d.claims), touching ? { touching, statistics, vectorBand, blockSizes } : { vectorBand });
     const names = await this.namesOf([...new Set(contradictions.flatMap((c) => c.claims.map((claim) => claim.documentId)))], instanceId);
     // One finding per disagreement, however many documents state its subject (ADR 0046).
-    const findings = groupContradictions(contradictions).map((d) => findingOf(d, names));
+    const findings = groupContradictions(contradictions, await this.supersededAmong(instanceId, [...names.keys()])).map((d) => findingOf(d, names));
     // With a model configured, the disagreements it finds in its own statements, judged by it (issue 24 item 3).
     const discovery = this.discovery.enabled
       ? await this.discovery.findings(instanceId, scanId, touching ? await this.claims.withStatements(instanceId) : all, touching, (ids) => this.namesOf(ids, instanceId), this.settings.vectorBand)
@@ -351,6 +351,15 @@ export class JudgeFullAudit {
     const statistics = await this.claims.statistics(instanceId, [...new Set(documents.flatMap((d) => d.claims.flatMap((c) => c.subject)))]);
     // The repository-wide sizes of the changed documents' blocks: one too large to compare in a full judgement is skipped here too.
     return { documents, statistics, blockSizes: sizes };
+  }
+
+  /** The superseded versions among the documents of the findings, read from their heads (ANALYSIS.md §4 step 4). */
+  private async supersededAmong(instanceId: string, documentIds: string[]): Promise<Map<string, string | null>> {
+    const heads = [];
+    for (let i = 0; i < documentIds.length; i += 100) {
+      for (const d of await this.source.read(instanceId, documentIds.slice(i, i + 100))) heads.push({ id: d.id, name: d.name, passages: d.passages.slice(0, 4) });
+    }
+    return supersededAmong(heads);
   }
 
   private async namesOf(documentIds: string[], instanceId: string): Promise<DocumentNames> {

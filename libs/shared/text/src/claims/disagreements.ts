@@ -29,7 +29,31 @@ export function claimKey(c: Pick<Claim, 'documentId' | 'passageId' | 'start' | '
  * copies that repeat its statement, give one finding. Pure; the order of `pairs` (the judge's, closest
  * first) decides each disagreement's first pair.
  */
-export function groupContradictions(pairs: readonly ClaimContradiction[]): ClaimDisagreement[] {
+export function groupContradictions(pairs: readonly ClaimContradiction[], superseded: ReadonlyMap<string, string | null> = new Map()): ClaimDisagreement[] {
+  // A superseded version's differences are one finding: the version is out of date, not each of its values.
+  const outdated = new Map<string, ClaimContradiction[]>();
+  const current: ClaimContradiction[] = [];
+  for (const p of pairs) {
+    const old = p.claims.map((c) => c.documentId).find((id) => superseded.has(id));
+    if (old === undefined) current.push(p);
+    else outdated.set(old, [...(outdated.get(old) ?? []), p]);
+  }
+  return [...connected(current), ...[...outdated.entries()].map(([old, members]) => disagreementOf(members, supersededAttribute(old, superseded.get(old) ?? null)))];
+}
+
+/** The attribute of a superseded version's finding: the version, and the document replacing it when known. */
+export const SUPERSEDED_ATTRIBUTE = 'superseded';
+export function supersededAttribute(older: string, replacement: string | null): string {
+  return `${SUPERSEDED_ATTRIBUTE}:${older}${replacement ? `>${replacement}` : ''}`;
+}
+/** The superseded version and its replacement an attribute names; null for any other attribute. */
+export function supersededOf(attribute: string): { older: string; replacement: string | null } | null {
+  if (!attribute.startsWith(`${SUPERSEDED_ATTRIBUTE}:`)) return null;
+  const [older, replacement] = attribute.slice(SUPERSEDED_ATTRIBUTE.length + 1).split('>');
+  return { older, replacement: replacement ?? null };
+}
+
+function connected(pairs: readonly ClaimContradiction[]): ClaimDisagreement[] {
   const parent = new Map<string, string>();
   const find = (k: string): string => {
     let root = k;
@@ -56,19 +80,22 @@ export function groupContradictions(pairs: readonly ClaimContradiction[]): Claim
     if (list) list.push(p);
     else byRoot.set(root, [p]);
   }
-  return [...byRoot.values()].map((members) => {
-    const claims = new Map<string, Claim>();
-    for (const p of members) for (const c of p.claims) claims.set(claimKey(c), c);
-    const groups = new Map<string, Claim[]>();
-    for (const c of [...claims.values()].sort((x, y) => compare(x.documentId, y.documentId) || x.start - y.start)) {
-      const list = groups.get(c.value.key);
-      if (list) list.push(c);
-      else groups.set(c.value.key, [c]);
-    }
-    const ordered = [...groups.entries()].map(([key, list]) => ({ key, claims: list })).sort((x, y) => y.claims.length - x.claims.length || compare(x.key, y.key));
-    const fingerprint = members.map((p) => p.fingerprint).sort(compare)[0];
-    return { fingerprint, attribute: members[0].attribute, pairs: members, claims: ordered.flatMap((g) => g.claims), groups: ordered };
-  });
+  return [...byRoot.values()].map((members) => disagreementOf(members, members[0].attribute));
+}
+
+/** The disagreement these pairs make: their statements, each once, grouped by value. */
+function disagreementOf(members: ClaimContradiction[], attribute: string): ClaimDisagreement {
+  const claims = new Map<string, Claim>();
+  for (const p of members) for (const c of p.claims) claims.set(claimKey(c), c);
+  const groups = new Map<string, Claim[]>();
+  for (const c of [...claims.values()].sort((x, y) => compare(x.documentId, y.documentId) || x.start - y.start)) {
+    const list = groups.get(c.value.key);
+    if (list) list.push(c);
+    else groups.set(c.value.key, [c]);
+  }
+  const ordered = [...groups.entries()].map(([key, list]) => ({ key, claims: list })).sort((x, y) => y.claims.length - x.claims.length || compare(x.key, y.key));
+  const fingerprint = members.map((p) => p.fingerprint).sort(compare)[0];
+  return { fingerprint, attribute, pairs: members, claims: ordered.flatMap((g) => g.claims), groups: ordered };
 }
 
 function compare(x: string, y: string): number {

@@ -4,6 +4,7 @@ import type { Claim } from './claims';
 import { daysOfStems } from '../days';
 import { Modality, modalitiesConflict } from './modality';
 import { signatureBands, signatureCosine } from './node-signature';
+import { supersededOf } from './disagreements';
 
 /** Tuning of the rule-based judge, set on the demo corpus (tools/eval), never on single findings. */
 export const CLAIM_JUDGE = {
@@ -412,6 +413,8 @@ export function describeStatements(
     return d === undefined ? { name: id } : typeof d === 'string' ? { name: d } : d;
   };
   const { subject, statements } = finding;
+  const outdated = supersededOf(finding.attribute);
+  if (outdated) return describeOutdated(outdated, statements, labelOf);
   const ids = [...new Set(statements.map((s) => s.documentId))];
   const names = new Map(ids.map((id) => [id, labelOf(id)]));
   // Two documents of one name are told apart by where they live.
@@ -451,6 +454,58 @@ export function describeStatements(
       ? `Is one of the two documents (${listed.join(', ')}) out of date or limited to another case, and which one applies?`
       : `Are some of these documents (${listed.join(', ')}) out of date or limited to another case, and which ones apply?`;
   return { explanation, companionQuestions: [first, which] };
+}
+
+/**
+ * A superseded version still in the repository: one finding for all it says differently, since one decision (take it
+ * out, or mark it) settles them all.
+ */
+function describeOutdated(
+  { older, replacement }: { older: string; replacement: string | null },
+  statements: readonly DescribedStatement[],
+  labelOf: (id: string) => DocumentLabel,
+): { explanation: string; companionQuestions: string[] } {
+  const sameName = replacement !== null && labelOf(older).name.trim().toLowerCase() === labelOf(replacement).name.trim().toLowerCase();
+  const nameOf = (id: string) => {
+    const l = labelOf(id);
+    const which = sameName && (id === older || id === replacement) && !l.url ? (id === older ? ' (the older version)' : ' (the current version)') : '';
+    return l.url ? `"${l.name}" (${l.url})` : `"${l.name}"${which}`;
+  };
+  const valueOf = (x: DescribedStatement) => (x.modality ? MODAL_TEXT[x.modality].replace(/^it is /u, '') : x.value.text);
+  const old = statements.filter((x) => x.documentId === older);
+  const others = statements.filter((x) => x.documentId !== older);
+  // Each old statement beside the current one it is closest to in words: what changed, point by point.
+  const words = (x: DescribedStatement) => new Set(foldedWords(x.text));
+  const closest = (x: DescribedStatement) => {
+    const own = words(x);
+    let best: DescribedStatement | undefined;
+    let bestShared = 0;
+    for (const y of others) {
+      const shared = [...words(y)].filter((w) => own.has(w)).length;
+      if (shared > bestShared) [best, bestShared] = [y, shared];
+    }
+    return best;
+  };
+  const seen = new Set<string>();
+  const points = old.flatMap((x) => {
+    const key = `${x.text}|${x.value.key}`;
+    if (seen.has(key)) return [];
+    seen.add(key);
+    const now = closest(x);
+    return [`"${quoted(x.text)}" (${valueOf(x)}${now && now.value.key !== x.value.key ? `; ${nameOf(now.documentId)} says ${valueOf(now)}` : ''})`];
+  });
+  const replaced = replacement ? `${nameOf(replacement)} replaces it` : 'it says it no longer applies';
+  const explanation =
+    `${nameOf(older)} is superseded: ${replaced}, but it is still in the repository, and it says ${points.length === 1 ? 'one thing' : `${points.length} things`} differently: ${points.join('; ')}. ` +
+    `Whoever reads it, or an assistant answering from it, gets the old rules.`;
+  const current = [...new Set(others.map((x) => x.documentId))];
+  return {
+    explanation,
+    companionQuestions: [
+      replacement ? `Should ${nameOf(older)} be taken out of the repository (or marked as superseded) now that ${nameOf(replacement)} replaces it?` : `Should ${nameOf(older)} be taken out of the repository?`,
+      `Are the values of ${current.length ? current.map(nameOf).join(', ') : 'the current version'} the ones that apply now?`,
+    ],
+  };
 }
 
 /** The words of a claim's sentence whose stems are shared, in order, at most six. */

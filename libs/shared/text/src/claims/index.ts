@@ -3,3 +3,4 @@ export * from './find-contradictions';
 export * from './modality';
 export * from './node-signature';
 export * from './disagreements';
+export * from './document-control';
