@@ -66,8 +66,6 @@ const PORT_READMES: { setting: AdapterSettingName; readme: string; port: string;
     port: 'Embedder',
     source: 'libs/shared/kernel/src/embedder.ts',
     contract: ['@svc/embeddings/testing', 'embedderContract'],
-    // Should read libs/platform/embeddings/src/testing/embedder.contract.ts (the outside-developer measurement of issue 29 found the same path wrong in the other two READMEs).
-    knownBrokenPaths: ['testing/embedder.contract.ts'],
   },
   { setting: 'VECTOR_STORE', readme: 'libs/platform/vector-index/README.md', port: 'VectorIndex', source: 'libs/shared/kernel/src/vector-index.ts', contract: ['@svc/vector-index/testing', 'vectorIndexContract'] },
 ];
