@@ -164,6 +164,17 @@ describe('typed values and their canonical keys', () => {
     expect(only('Payments are due on 5 May 2026.', 'en')).toMatchObject({ kind: 'date', key: 'date:2026-05-05' });
   });
 
+  it('reads clock times written with a point ("08.00–18.00", "before 14.00") as times, not prices or section numbers', () => {
+    expect(only('The office is open 9.00 to 17.30.', 'en')).toMatchObject({ kind: 'time-range', key: 'time-range:09:00-17:30', text: '9.00 to 17.30' });
+    expect(only('Orders placed before 14.00 are dispatched.', 'en')).toMatchObject({ kind: 'time-range', key: only('Orders placed before 14:00 are dispatched.', 'en').key });
+    expect(only('Quiet hours start at 10.30 pm.', 'en')).toMatchObject({ kind: 'time', key: 'time:22:30' });
+    // A price, a price range, a one-digit hour below 5 and a section number stay figures.
+    expect(extractValues('It costs £10.50 to 12.00.', 'en').map((v) => v.kind)).toEqual(['amount', 'number']);
+    expect(extractValues('Prices went from 2.50 to 3.00.', 'en').map((v) => v.kind)).toEqual(['number', 'number']);
+    expect(extractValues('The fee is 10.50 per day.', 'en').map((v) => v.kind)).toEqual(['number']);
+    expect(extractValues('Section 3.15 applies.', 'en').map((v) => v.kind)).toEqual(['number']);
+  });
+
   it('does not read a time out of a word without a figure ("per night")', () => {
     expect(extractValues('Hotels are reimbursed per night.', 'en')).toEqual([]);
   });

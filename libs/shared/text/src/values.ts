@@ -57,12 +57,29 @@ export function extractValues(text: string, language: Language): TypedValue[] {
     memo.delete(key);
   } else {
     // The models read figures written plainly for the language; offsets are mapped back to the text.
-    const plain = plainFigures(text, language);
-    values = plain.text === text ? readValues(text, language) : readValues(plain.text, language).map((v) => ({ ...v, start: plain.original(v.start), end: plain.original(v.end - 1) + 1 })).map((v) => ({ ...v, text: text.slice(v.start, v.end) }));
+    // Clock times written with a point ("08.00–18.00", "until 17.30") read as times; the rewrite keeps every offset.
+    const clocked = clockPoints(text);
+    const plain = plainFigures(clocked, language);
+    values = (plain.text === clocked ? readValues(clocked, language) : readValues(plain.text, language).map((v) => ({ ...v, start: plain.original(v.start), end: plain.original(v.end - 1) + 1 }))).map((v) => ({
+      ...v,
+      text: text.slice(v.start, v.end),
+    }));
     if (memo.size >= MEMO_SIZE) memo.delete(memo.keys().next().value as string);
   }
   memo.set(key, values);
   return values.map((v) => ({ ...v }));
+}
+
+/** A clock time written with a point (00.00 to 23.59; one-digit hours 5 to 9 only, "2.50" is more often a price): two joined as a range, or one after a word of time. */
+const CLOCK = '(?:[01]\\d|2[0-3]|[5-9])\\.[0-5]\\d';
+const NO_UNIT = '(?![.,]?\\d)(?!\\s*(?:%|per\\b|kg\\b|km\\b|€|£|\\$|eur\\b|gbp\\b|usd\\b|euros?\\b|pounds?\\b|dollars?\\b))';
+const CLOCK_RANGE = new RegExp(`(?<![\\d.,£$€]|(?:eur|gbp|usd)\\s?)(${CLOCK})(\\s*(?:-|–|—|to|until|till|à)\\s*)(${CLOCK})${NO_UNIT}`, 'giu');
+const CLOCK_AFTER = new RegExp(`(\\b(?:at|until|till|by|before|after|from|opens?|closes?|jusqu'à|avant|après|dès)\\s+)(${CLOCK})${NO_UNIT}`, 'giu');
+
+function clockPoints(text: string): string {
+  if (!/\d\.[0-5]\d/u.test(text)) return text;
+  const colon = (time: string) => time.replace('.', ':');
+  return text.replace(CLOCK_RANGE, (_m, a: string, joint: string, b: string) => `${colon(a)}${joint}${colon(b)}`).replace(CLOCK_AFTER, (_m, lead: string, time: string) => `${lead}${colon(time)}`);
 }
 
 function readValues(text: string, language: Language): TypedValue[] {

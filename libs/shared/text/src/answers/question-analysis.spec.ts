@@ -298,6 +298,23 @@ describe('question analysis: the asker\'s words (seventh corpus, read for genera
     expect(terms).not.toContain('still');
     expect(terms).toEqual(expect.arrayContaining(['expense', 'claim']));
   });
+
+  it('"come into force", "take effect", "latest" frame the date or time asked for, like "date": documents word them otherwise', () => {
+    const framing = (q: string) => profileQuestion(q).terms.filter((t) => t.framing).map((t) => t.surface);
+    expect(framing('On what date do the new 2025 fares come into force?')).toEqual(expect.arrayContaining(['date', 'come', 'force']));
+    expect(framing('When does the new leave policy take effect?')).toContain('effect');
+    expect(framing('What is the latest time we can send an order?')).toEqual(expect.arrayContaining(['latest']));
+    expect(framing('Quand la nouvelle grille entre-t-elle en vigueur ?')).toEqual(expect.arrayContaining(['vigueur']));
+    // "Effect" elsewhere names a subject.
+    expect(framing('What is the effect of a late payment?')).not.toContain('effect');
+    const fares = [
+      passage('kd_notice', 'From 1 March 2025, new fares will apply on all buses and trams.'),
+      passage('kd_table', 'The new fares apply from 1 February 2025 and replace all earlier fare tables.', { documentName: 'Fare table 2025' }),
+    ];
+    const result = analyse('On what date do the new 2025 fares come into force?', fares);
+    expect(result.outcome).toBe('CONFLICTS');
+    expect(result.groups.map((g) => g.answers[0].display).sort()).toEqual(['1 February 2025', '1 March 2025']);
+  });
 });
 
 describe('selectPassages', () => {

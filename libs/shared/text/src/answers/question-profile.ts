@@ -65,9 +65,18 @@ const FRAMING = new Set(
     'number count minimum maximum least most limit cap threshold deadline period days day weeks week months month years year hours hour ' +
     'minutes time times date dates delay duration frequency often long old age population value total ' +
     'metier poste prix cout couts montant taux pourcentage poids longueur taille nombre minimum maximum limite plafond seuil delai duree ' +
-    'jours jour semaines semaine mois ans annee annees heures heure minutes date dates horaires frequence age valeur'
+    'jours jour semaines semaine mois ans annee annees heures heure minutes date dates horaires frequence age valeur ' +
+    // The bound of a time asked for: the typed value is the latest, earliest or cut-off time itself.
+    'latest earliest cutoff tard tot'
   ).split(' '),
 );
+
+/**
+ * Phrases that say a date or time starts something ("come into force", "take effect", "entre en vigueur"): the typed
+ * value answers them, and documents word them otherwise ("new fares apply from 1 March"), so their words frame the
+ * answer like "date" does, instead of naming the subject.
+ */
+const FRAMING_PHRASES = /\b(?:(?:come|comes|came|coming) into (?:force|effect|operation)|(?:enter|enters|entered|entering) into force|(?:take|takes|took|taking) effect|cut[- ]?off|entr\w* en vigueur|pren\w* effet|en vigueur)\b/gu;
 
 const DURATION = /\b(how long|how many (?:[\w-]+ ){0,2}(?:days|weeks|months|years|hours|minutes)|how soon|within how|how often|how frequently|combien de (?:jours|semaines|mois|ans|annees|heures|minutes)|quel(?:le)? (?:est (?:le|la) )?(?:delai|duree|frequence)|deadline|time limit|delai|duree)\b/u;
 const EVERY = /\b(how often|how frequently|every how|a quelle frequence|tous les combien)\b/u;
@@ -103,13 +112,14 @@ export function profileQuestion(question: string, language: Language = detectLan
   const terms: QuestionTerm[] = [];
   const seen = new Set<string>();
   const salience = language === 'en' ? englishSalience(question) : new Map<string, number>();
+  const phrased = new Set([...folded.matchAll(FRAMING_PHRASES)].flatMap((m) => foldedWords(m[0])));
   for (const written of foldedWords(question)) {
     const word = DERIVED[written] ?? written;
     if (QUESTION_WORDS.has(word) || (stopwordsOf(language).has(word) && !FRAMING.has(word)) || (word.length < 2 && !/\d/u.test(word))) continue;
     const s = stem(word, language);
     if (seen.has(s)) continue;
     seen.add(s);
-    terms.push({ stem: s, surface: written, framing: FRAMING.has(word), salience: salience.get(written) ?? 1 });
+    terms.push({ stem: s, surface: written, framing: FRAMING.has(word) || phrased.has(written), salience: salience.get(written) ?? 1 });
   }
   // Words of a name ("The Charge of the Light Brigade") say nothing of the answer's form.
   const names = new Set([...salience].filter(([, f]) => f === POS_SALIENCE.PROPN).map(([w]) => w));

@@ -62,7 +62,7 @@ export interface Claim {
  * differently: claims stored under another version are read again at the next full scan, so a
  * repository is judged with the current reading (the full audit stores it with each document's claims).
  */
-export const CLAIMS_VERSION = 6;
+export const CLAIMS_VERSION = 7;
 
 /** Words that bound or repeat a figure ("at least", "every") or join its terms ("without"), rather than say what it is about. */
 const BOUND_WORDS = 'least less fewer every each exceed exceeding exceeds without moins plus chaque sans'.split(' ');
