@@ -46,13 +46,58 @@ describe('expert web app (headless Chromium, standalone service with its demo)',
   };
 
   /** Waits for the open dialog's opening transition to end (a faded dialog would be shot and checked for contrast half drawn). */
-  const settled = () =>
+  const settled = (on: Page = page) =>
     waitFor(
-      async () => ((await page.evaluate<string>("getComputedStyle(document.querySelector('[role=dialog]')).opacity")) === '1' ? true : undefined),
+      async () => ((await on.evaluate<string>("getComputedStyle(document.querySelector('[role=dialog]')).opacity")) === '1' ? true : undefined),
       5000,
       'the dialog fully shown',
       50,
     );
+
+  /** The focused element of a page: its name (aria-label, its label's text or its own text), the row it is in, and whether a focus indicator is drawn (an outline or a box shadow on it, or on the label drawn for a hidden radio or checkbox). */
+  const focusOf = (p: Page) =>
+    p.evaluate<{ tag: string; name: string; row: string; ring: boolean; inDialog: boolean }>(`(() => {
+      const el = document.activeElement;
+      if (!el || el === document.body) return { tag: 'body', name: '', row: '', ring: false, inDialog: false };
+      const drawn = (e) => { if (!e) return false; const s = getComputedStyle(e); return (s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) > 0) || s.boxShadow !== 'none'; };
+      const hidden = el.tagName === 'INPUT' && (el.type === 'radio' || el.type === 'checkbox');
+      const name = (el.getAttribute('aria-label') || (el.labels && el.labels.length ? el.labels[0].textContent : '') || el.textContent || '').replace(/\\s+/g, ' ').trim();
+      const row = el.closest('[data-conflict-id],[data-finding-id],[data-question-id]');
+      return {
+        tag: el.tagName.toLowerCase(),
+        name,
+        row: row ? row.getAttribute('data-conflict-id') || row.getAttribute('data-finding-id') || row.getAttribute('data-question-id') : '',
+        ring: drawn(el) || (hidden && (drawn(el.nextElementSibling) || drawn(el.labels && el.labels[0]))),
+        inDialog: !!el.closest('[role=dialog]'),
+      };
+    })()`);
+  type Focused = Awaited<ReturnType<typeof focusOf>>;
+
+  /**
+   * Presses Tab (Shift+Tab with `back`) until the focused element is the one wanted, at most `max` times,
+   * and checks that every element the focus stopped on on the way showed where the focus was.
+   */
+  async function tabTo(p: Page, wanted: string | RegExp | ((f: Focused) => boolean), { back = false, max = 80 } = {}): Promise<Focused> {
+    const matches = typeof wanted === 'function' ? wanted : (f: Focused) => (typeof wanted === 'string' ? f.name === wanted : wanted.test(f.name));
+    const unseen: string[] = [];
+    for (let i = 0; i < max; i++) {
+      await p.keyboard.press(back ? 'Shift+Tab' : 'Tab');
+      const f = await focusOf(p);
+      if (f.tag !== 'body' && !f.ring) unseen.push(`${f.tag} "${f.name}"`);
+      if (matches(f)) {
+        expect({ wanted: String(wanted), focusNotDrawn: unseen }).toEqual({ wanted: String(wanted), focusNotDrawn: [] });
+        return f;
+      }
+    }
+    throw new Error(`${String(wanted)} not reached with ${back ? 'Shift+Tab' : 'Tab'} in ${max} presses`);
+  }
+
+  /** The focused element once a key has moved it, its focus drawn. */
+  async function focusedAfter(p: Page): Promise<Focused> {
+    const f = await focusOf(p);
+    expect({ name: f.name, focusDrawn: f.ring }).toEqual({ name: f.name, focusDrawn: true });
+    return f;
+  }
 
   /** Screenshot of the view into tmp/web-app/<name>.png, and its accessibility checked. */
   async function look(name: string): Promise<void> {
@@ -214,6 +259,11 @@ describe('expert web app (headless Chromium, standalone service with its demo)',
     expect(await page.locator('[data-value-group] mark.answer-span').count()).toBeGreaterThanOrEqual(2);
     await look('finding');
     await page.getByRole('button', { name: 'Ignore' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Ignore the finding?' });
+    await settled();
+    await look('finding-ignore-confirm');
+    await confirm.getByRole('button', { name: 'Ignore the finding' }).click();
+    await confirm.waitFor({ state: 'hidden' });
     await page.getByText('This conflict is closed.').waitFor();
     await page.getByRole('link', { name: '← All findings' }).click();
     await page.locator('[data-finding-id]').first().waitFor();
@@ -309,5 +359,102 @@ describe('expert web app (headless Chromium, standalone service with its demo)',
     await page.evaluate("window.dispatchEvent(new Event('focus'))");
     await page.waitForURL(new RegExp(`^${service.urls.auth}/auth/login\\?next=`), { timeout: 30000 });
     expect(decodeURIComponent(new URL(page.url()).searchParams.get('next') ?? '')).toBe(`${app}instances/${demo}`);
+  });
+
+  it('is usable with the keyboard alone, the focus always drawn: sign in, an instance, a question conflict answered and closed, a question’s answer dialog, a finding ignored', async () => {
+    // A context of its own (signed out), driven by Tab, Shift+Tab, Enter, Space and Escape only.
+    const keyboardContext = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-GB' });
+    keyboardContext.setDefaultTimeout(10000);
+    const kb = await keyboardContext.newPage();
+    try {
+      await kb.goto(app);
+      await kb.waitForURL(new RegExp(`^${service.urls.auth}/auth/login`));
+      await tabTo(kb, 'E-mail');
+      await kb.keyboard.type(EMAIL);
+      await tabTo(kb, 'Password');
+      await kb.keyboard.type(PASSWORD);
+      await kb.keyboard.press('Enter');
+      await kb.waitForURL(app);
+      await kb.getByRole('heading', { level: 1, name: 'Your audit instances' }).waitFor();
+      await kb.locator('[data-counter="unresolved_question_conflicts"] dd').first().waitFor();
+
+      // The dashboard to the instance, then its question conflicts.
+      await tabTo(kb, (f) => f.tag === 'a' && f.name === 'Demo repository');
+      await kb.keyboard.press('Enter');
+      await kb.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
+      await tabTo(kb, (f) => f.tag === 'a' && f.name === 'Question conflicts');
+      await kb.keyboard.press('Enter');
+      await kb.getByRole('heading', { level: 1, name: 'Question conflicts' }).waitFor();
+      await kb.locator('[data-conflict-id]').first().waitFor();
+      const conflict = await tabTo(kb, (f) => f.tag === 'a' && f.row !== '');
+      await kb.keyboard.press('Enter');
+      await kb.locator('[data-answer-group]').first().waitFor();
+      expect(new URL(kb.url()).pathname).toContain(`/conflicts/${conflict.row}`);
+
+      // Pick an answer group (Space), which puts its answer in the field and the focus there; set it (Enter on the button), then close.
+      const picked = await tabTo(kb, /^Use this answer: /);
+      await kb.keyboard.press('Space');
+      const field = await focusedAfter(kb);
+      expect(field.tag).toBe('textarea');
+      await expect(kb.locator('textarea#expert-answer').inputValue()).resolves.toBe(picked.name.replace(/^Use this answer: /, ''));
+      await tabTo(kb, 'Set the answer');
+      await kb.keyboard.press('Enter');
+      await kb.locator('[data-recommendation]').first().waitFor({ timeout: 30000 });
+      await tabTo(kb, 'Close the conflict');
+      await kb.keyboard.press('Enter');
+      await kb.getByText('This conflict is closed.').waitFor();
+      expect((await api('/audit/conflict/get', { instance_id: demo, conflict_id: conflict.row })).state).toBe('MANAGED');
+
+      // A mandatory question's answer dialog: opened with Enter, the focus inside and kept there, closed with Escape, the focus back on its button.
+      await kb.goto(`${app}instances/${demo}/questions`);
+      await kb.locator('[data-question-id]').first().waitFor();
+      const trigger = await tabTo(kb, /^Answer: /);
+      await kb.keyboard.press('Enter');
+      const dialog = kb.getByRole('dialog', { name: "The expert's answer" });
+      await dialog.waitFor();
+      await settled(kb);
+      expect(await focusedAfter(kb)).toMatchObject({ tag: 'textarea', inDialog: true });
+      for (const back of [false, true])
+        for (let i = 0; i < 6; i++) {
+          await kb.keyboard.press(back ? 'Shift+Tab' : 'Tab');
+          expect(await focusedAfter(kb)).toMatchObject({ inDialog: true });
+        }
+      await kb.keyboard.press('Escape');
+      await dialog.waitFor({ state: 'hidden' });
+      expect(await focusedAfter(kb)).toMatchObject({ name: trigger.name, row: trigger.row });
+
+      // A full-audit finding ignored: Escape cancels the confirmation, then Enter on its button ignores it.
+      await tabTo(kb, (f) => f.tag === 'a' && f.name === 'Full audit', { back: true });
+      await kb.keyboard.press('Enter');
+      await kb.locator('[data-finding-id]').first().waitFor();
+      const finding = await tabTo(kb, (f) => f.tag === 'a' && f.row !== '');
+      await kb.keyboard.press('Enter');
+      await kb.locator('[data-value-group]').first().waitFor();
+      await tabTo(kb, 'Ignore');
+      await kb.keyboard.press('Enter');
+      const confirm = kb.getByRole('dialog', { name: 'Ignore the finding?' });
+      await confirm.waitFor();
+      await settled(kb);
+      expect(await focusedAfter(kb)).toMatchObject({ name: 'Cancel', inDialog: true });
+      await kb.keyboard.press('Escape');
+      await confirm.waitFor({ state: 'hidden' });
+      expect(await focusedAfter(kb)).toMatchObject({ name: 'Ignore' });
+      expect((await api('/audit/full-audit/detail', { instance_id: demo, conflict_id: finding.row })).state).not.toBe('IGNORED');
+      await kb.keyboard.press('Enter');
+      await confirm.waitFor();
+      await settled(kb);
+      await tabTo(kb, 'Ignore the finding');
+      await kb.keyboard.press('Enter');
+      await confirm.waitFor({ state: 'hidden' });
+      await kb.getByText('This conflict is closed.').waitFor();
+      expect((await api('/audit/full-audit/detail', { instance_id: demo, conflict_id: finding.row })).state).toBe('IGNORED');
+
+      // Signing out from the keyboard (this context's session only).
+      await tabTo(kb, 'Sign out', { back: true });
+      await kb.keyboard.press('Enter');
+      await kb.waitForURL(new RegExp(`^${service.urls.auth}/auth/login`));
+    } finally {
+      await keyboardContext.close();
+    }
   });
 });

@@ -11,6 +11,7 @@ import { StateBadge } from '@/components/state-badge';
 import { useDocumentTitle } from '@/lib/use-document-title';
 import { useCloseFinding, useFinding, useIgnoreFinding, useSetFindingAnswer, useSetFindingState } from '../api/findings';
 import { groupByValue, UNRESOLVED_FINDING_STATES } from '../finding-states';
+import { FindingIgnore } from './finding-ignore';
 import { FindingOverride } from './finding-override';
 import { FINDING_STATE_TONES } from './findings-table';
 
@@ -172,13 +173,10 @@ export function FindingView({ instanceId, findingId, canOverride = false }: { in
           <Button onClick={() => close.mutate()} loading={close.isPending}>
             {t('finding.close')}
           </Button>
-          <Button variant="default" onClick={() => ignore.mutate()} loading={ignore.isPending}>
-            {t('finding.ignore')}
-          </Button>
+          <FindingIgnore subject={f.subject} onIgnore={() => ignore.mutateAsync()} pending={ignore.isPending} error={ignore.error} />
         </Group>
       )}
       {close.isError && <ErrorAlert error={close.error} />}
-      {ignore.isError && <ErrorAlert error={ignore.error} />}
       <FindingOverride state={f.state} allowed={canOverride} onReopen={() => setState.mutate('detected')} pending={setState.isPending} error={setState.error} />
     </Stack>
   );
