@@ -229,9 +229,20 @@ export class JobTable {
     );
   }
 
+  /**
+   * Stamps the rows a relay copied to BullMQ. Every process of the BullMQ mode runs a relay and they read the same
+   * rows, so two stamps often overlap: each locks its rows in id order first (a plain `UPDATE ... WHERE id = ANY`
+   * locks them in whatever order its plan reads them, and two such stamps deadlocked, 40P01, under the soak bench's
+   * load), and leaves out the rows another relay has stamped meanwhile.
+   */
   async markRelayed(ids: string[]): Promise<void> {
     if (ids.length === 0) return;
-    await this.manager.query(`UPDATE jobs.jobs SET relayed_at = clock_timestamp() WHERE id = ANY($1::text[])`, [ids]);
+    await this.manager.query(
+      `WITH locked AS (
+         SELECT id FROM jobs.jobs WHERE id = ANY($1::text[]) AND relayed_at IS NULL ORDER BY id FOR UPDATE)
+       UPDATE jobs.jobs j SET relayed_at = clock_timestamp() FROM locked WHERE j.id = locked.id`,
+      [ids],
+    );
   }
 
   private async guardedUpdate(assignments: string, params: unknown[]): Promise<boolean> {
