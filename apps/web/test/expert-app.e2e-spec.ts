@@ -99,6 +99,22 @@ describe('expert web app (headless Chromium, standalone service with its demo)',
     return f;
   }
 
+  /** Records the page's requests from now on; `stop()` gives each as "path +start ms, took ms" (from `since`), to tell the service's time from the page's. */
+  function recordRequests(since: number): { stop: () => string[] } {
+    const seen: string[] = [];
+    const onFinished = (r: { url: () => string; timing: () => { startTime: number; responseEnd: number } }) => {
+      const timing = r.timing();
+      seen.push(`${new URL(r.url()).pathname.replace(/^.*\/assets\//, 'assets/')} +${Math.round(timing.startTime - since)} ms, took ${Math.round(timing.responseEnd)} ms`);
+    };
+    page.on('requestfinished', onFinished);
+    return {
+      stop: () => {
+        page.off('requestfinished', onFinished);
+        return seen;
+      },
+    };
+  }
+
   /** Screenshot of the view into tmp/web-app/<name>.png, and its accessibility checked. */
   async function look(name: string): Promise<void> {
     // From the top: the fixed header would be drawn over the middle of a full-page shot of a scrolled page.
@@ -164,11 +180,13 @@ describe('expert web app (headless Chromium, standalone service with its demo)',
     const onResponse = async (r: { url: () => string; body: () => Promise<Buffer> }) => r.url().endsWith('.js') && scripts.push(await r.body());
     page.on('response', onResponse);
     const started = Date.now();
+    const recorded = recordRequests(started);
     await page.goto(app);
     const card = page.getByRole('region', { name: 'Demo repository' });
     await card.locator('[data-counter="unresolved_question_conflicts"] dd').waitFor();
     const interactiveMs = Date.now() - started;
     page.off('response', onResponse);
+    console.log(`dashboard requests: ${recorded.stop().join('; ')}`);
     const counters = Object.fromEntries(
       await Promise.all(
         ['unresolved_question_conflicts', 'unresolved_full_audit_conflicts', 'pending_mandatory_questions', 'pending_missing_subjects', 'pending_duplicate_clusters'].map(async (name) => [
@@ -187,7 +205,9 @@ describe('expert web app (headless Chromium, standalone service with its demo)',
     await card.getByText(/Last scan completed/).waitFor();
     const gzippedKb = scripts.reduce((sum, s) => sum + gzipSync(s).length, 0) / 1024;
     console.log(`dashboard: interactive ${interactiveMs} ms after navigation; JavaScript ${gzippedKb.toFixed(1)} KB gzipped (${scripts.length} files)`);
+    // The budgets (issue 26): the first view's JavaScript at most 250 KB gzipped, the dashboard interactive (its counters shown) within 1 s.
     expect(gzippedKb).toBeLessThanOrEqual(250);
+    expect(interactiveMs).toBeLessThanOrEqual(1000);
     await look('dashboard');
   });
 
@@ -219,9 +239,13 @@ describe('expert web app (headless Chromium, standalone service with its demo)',
     await page.locator('[data-conflict-id]').first().waitFor();
     await look('conflicts');
     const started = Date.now();
+    const recorded = recordRequests(started);
     await page.getByRole('link', { name: 'Within how many days must expense claims be submitted?' }).click();
     await page.locator('[data-answer-group]').first().waitFor();
-    console.log(`question conflict view: shown ${Date.now() - started} ms after the click`);
+    const shownMs = Date.now() - started;
+    console.log(`question conflict view: shown ${shownMs} ms after the click; requests: ${recorded.stop().join('; ')}`);
+    // The budget (issue 26): a question conflict view within 500 ms.
+    expect(shownMs).toBeLessThanOrEqual(500);
     const groups = page.locator('[data-answer-group]');
     expect(await groups.count()).toBeGreaterThanOrEqual(2);
     for (const group of await groups.all()) expect(await group.locator('mark.answer-span').count()).toBeGreaterThanOrEqual(1);

@@ -1,6 +1,9 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { createRootRouteWithContext, createRoute, createRouter } from '@tanstack/react-router';
+import type { AuditClient } from '@/lib/api-client';
+import { conflictQuery } from '@/features/conflicts/api/conflicts';
 import { CONFLICT_FILTERS, ConflictFilter } from '@/features/conflicts/conflict-states';
+import { findingQuery } from '@/features/full-audit/api/findings';
 import { FINDING_FILTERS, FindingFilter } from '@/features/full-audit/finding-states';
 import { QUESTION_STATES, QuestionState } from '@/features/questions/question-states';
 import { ConflictPage } from './routes/conflict';
@@ -17,6 +20,7 @@ import { flag, oneOf, pageParam } from './search-params';
 
 export interface RouterContext {
   queryClient: QueryClient;
+  api: AuditClient;
 }
 
 const rootRoute = createRootRouteWithContext<RouterContext>()({ component: RootLayout, notFoundComponent: NotFoundPage });
@@ -41,7 +45,14 @@ const conflictsRoute = createRoute({
   component: ConflictsPage,
 });
 
-const conflictRoute = createRoute({ getParentRoute: () => instanceRoute, path: 'conflicts/$conflictId', component: ConflictPage });
+// A detail's request starts with the navigation (or the link's hover or focus), not once the view has rendered; not awaited: the
+// view shows its loading state and its errors as before.
+const conflictRoute = createRoute({
+  getParentRoute: () => instanceRoute,
+  path: 'conflicts/$conflictId',
+  loader: ({ context: { queryClient, api }, params }) => void queryClient.prefetchQuery(conflictQuery(api, params.instanceId, params.conflictId)),
+  component: ConflictPage,
+});
 
 const fullAuditRoute = createRoute({
   getParentRoute: () => instanceRoute,
@@ -54,15 +65,20 @@ const fullAuditRoute = createRoute({
   component: FullAuditPage,
 });
 
-const findingRoute = createRoute({ getParentRoute: () => instanceRoute, path: 'full-audit/$findingId', component: FindingPage });
+const findingRoute = createRoute({
+  getParentRoute: () => instanceRoute,
+  path: 'full-audit/$findingId',
+  loader: ({ context: { queryClient, api }, params }) => void queryClient.prefetchQuery(findingQuery(api, params.instanceId, params.findingId)),
+  component: FindingPage,
+});
 
 export const routeTree = rootRoute.addChildren([
   dashboardRoute,
   instanceRoute.addChildren([instanceOverviewRoute, questionsRoute, conflictsRoute, conflictRoute, fullAuditRoute, findingRoute]),
 ]);
 
-export function createAppRouter(options: { basepath: string; queryClient: QueryClient }) {
-  return createRouter({ routeTree, basepath: options.basepath, context: { queryClient: options.queryClient }, defaultPreload: 'intent', scrollRestoration: true });
+export function createAppRouter(options: { basepath: string; queryClient: QueryClient; api: AuditClient }) {
+  return createRouter({ routeTree, basepath: options.basepath, context: { queryClient: options.queryClient, api: options.api }, defaultPreload: 'intent', scrollRestoration: true });
 }
 
 declare module '@tanstack/react-router' {

@@ -1,5 +1,5 @@
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { unwrap } from '@/lib/api-client';
+import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { AuditClient, unwrap } from '@/lib/api-client';
 import { offsetOf, PAGE_SIZE } from '@/lib/paging';
 import { useServices } from '@/lib/services';
 import { ConflictFilter, statesOf } from '../conflict-states';
@@ -15,12 +15,16 @@ export function useConflicts(instanceId: string, filter: { state?: ConflictFilte
   });
 }
 
-export function useConflict(instanceId: string, conflictId: string) {
-  const { api } = useServices();
-  return useQuery({
+/** One conflict's detail; its route's loader asks for it as the navigation starts (and on hover or focus of a link to it), before the view renders. */
+export const conflictQuery = (api: AuditClient, instanceId: string, conflictId: string) =>
+  queryOptions({
     queryKey: ['conflict', instanceId, conflictId],
     queryFn: ({ signal }) => unwrap(api.POST('/audit/conflict/get', { body: { instance_id: instanceId, conflict_id: conflictId }, signal })),
   });
+
+export function useConflict(instanceId: string, conflictId: string) {
+  const { api } = useServices();
+  return useQuery(conflictQuery(api, instanceId, conflictId));
 }
 
 function useRefreshConflict(instanceId: string, conflictId: string) {

@@ -1,5 +1,5 @@
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { unwrap } from '@/lib/api-client';
+import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { AuditClient, unwrap } from '@/lib/api-client';
 import { offsetOf, PAGE_SIZE } from '@/lib/paging';
 import { useServices } from '@/lib/services';
 import { FindingFilter, findingStatesOf } from '../finding-states';
@@ -21,12 +21,16 @@ export function useFindings(instanceId: string, filter: { state?: FindingFilter;
   });
 }
 
-export function useFinding(instanceId: string, findingId: string) {
-  const { api } = useServices();
-  return useQuery({
+/** One finding's detail; its route's loader asks for it as the navigation starts (and on hover or focus of a link to it), before the view renders. */
+export const findingQuery = (api: AuditClient, instanceId: string, findingId: string) =>
+  queryOptions({
     queryKey: ['finding', instanceId, findingId],
     queryFn: ({ signal }) => unwrap(api.POST('/audit/full-audit/detail', { body: { instance_id: instanceId, conflict_id: findingId }, signal })),
   });
+
+export function useFinding(instanceId: string, findingId: string) {
+  const { api } = useServices();
+  return useQuery(findingQuery(api, instanceId, findingId));
 }
 
 function useRefreshFinding(instanceId: string, findingId: string) {
