@@ -17,6 +17,10 @@ export function findingStatesOf(filter: FindingFilter): FindingState[] {
   return [filter];
 }
 
+/** The attribute of a superseded version's finding (an older version still in the repository, ADR 0049): a kind, not the disagreeing attribute's words. */
+export const SUPERSEDED_ATTRIBUTE = 'superseded';
+export const isSuperseded = (finding: Pick<Finding, 'attribute'>): boolean => finding.attribute === SUPERSEDED_ATTRIBUTE;
+
 /** Statements grouped by the value they give, in the order the finding lists them (a finding may hold more than two documents). */
 export function groupByValue(excerpts: readonly FindingExcerpt[]): Array<{ value: string; excerpts: FindingExcerpt[] }> {
   const groups = new Map<string, FindingExcerpt[]>();

@@ -11,6 +11,7 @@ import { StateBadge } from '@/components/state-badge';
 import { useDocumentTitle } from '@/lib/use-document-title';
 import { useCloseFinding, useFinding, useIgnoreFinding, useSetFindingAnswer, useSetFindingState } from '../api/findings';
 import { groupByValue, UNRESOLVED_FINDING_STATES } from '../finding-states';
+import { findingAttributeText } from './finding-attribute';
 import { FindingIgnore } from './finding-ignore';
 import { FindingOverride } from './finding-override';
 import { FINDING_STATE_TONES } from './findings-table';
@@ -54,7 +55,7 @@ export function FindingView({ instanceId, findingId, canOverride = false }: { in
           <StateBadge label={t(`fullAudit.states.${f.state}`)} tone={FINDING_STATE_TONES[f.state]} />
         </Group>
         <Text size="sm" c="dimmed">
-          {t('finding.attribute', { attribute: f.attribute })}
+          {findingAttributeText(f.attribute, t, true)}
         </Text>
       </div>
 

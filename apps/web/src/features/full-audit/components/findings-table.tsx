@@ -5,6 +5,7 @@ import { StateBadge } from '@/components/state-badge';
 import { formatDate } from '@/lib/format';
 import { Tone, TONES } from '@/lib/theme';
 import type { Finding, FindingState } from '../finding-states';
+import { findingAttributeText } from './finding-attribute';
 
 export const FINDING_STATE_TONES: Record<FindingState, Tone> = {
   DETECTED: 'todo',
@@ -43,7 +44,7 @@ export function FindingsTable({ instanceId, findings }: { instanceId: string; fi
                   )}
                 </Group>
                 <Text size="xs" c="dimmed">
-                  {finding.attribute}
+                  {findingAttributeText(finding.attribute, t)}
                   {finding.linked_questions.length > 0 ? ` · ${t('fullAudit.linkedCount', { count: finding.linked_questions.length })}` : ''}
                 </Text>
               </Table.Td>
