@@ -478,7 +478,8 @@ function memoryVerdict(samples, durationS) {
     const last = median(lastWindow.map(pickMb));
     const perMinute = slope(after.map((s) => [s.at_s / 60, pickMb(s)]));
     const projected = perMinute === null ? null : perMinute * ((durationS - settings.warmupS) / 60);
-    return { start_mb: pickMb(samples[0]), after_warmup_mb: first, end_mb: last, peak_mb: Math.max(...samples.map(pickMb)), slope_mb_per_min: round(perMinute, 2), projected_growth_mb: round(projected, 0), end_vs_after_warmup: first ? round(last / first - 1, 4) : null };
+    const minutes = Array.from({ length: Math.ceil(durationS / 60) }, (_, k) => median(samples.filter((x) => x.at_s >= k * 60 && x.at_s < (k + 1) * 60).map(pickMb)));
+    return { start_mb: pickMb(samples[0]), by_minute_median_mb: minutes, after_warmup_mb: first, end_mb: last, peak_mb: Math.max(...samples.map(pickMb)), slope_mb_per_min: round(perMinute, 2), projected_growth_mb: round(projected, 0), end_vs_after_warmup: first ? round(last / first - 1, 4) : null };
   };
   const total = per((s) => s.total_mb);
   const flat = total.after_warmup_mb !== null && total.end_mb <= total.after_warmup_mb * (1 + settings.flatWithin) && (total.projected_growth_mb ?? 0) <= total.after_warmup_mb * settings.flatWithin;
@@ -666,6 +667,12 @@ function memoryTable(modes) {
     lines.push(row(m.mode, 'total', m.memory, m.memory.flat ? 'yes' : '**no**'));
     const apps = Object.entries(m.memory.by_app);
     if (apps.length > 1) for (const [app, a] of apps) lines.push(row(m.mode, app, a, ''));
+  }
+  lines.push('', '| Mode | Process | RSS median of each minute (MiB) |', '|---|---|---|');
+  for (const m of modes) {
+    lines.push(`| ${m.mode} | total | ${m.memory.by_minute_median_mb.join(', ')} |`);
+    const apps = Object.entries(m.memory.by_app);
+    if (apps.length > 1) for (const [app, a] of apps) lines.push(`| ${m.mode} | ${app} | ${a.by_minute_median_mb.join(', ')} |`);
   }
   return lines.join('\n');
 }
