@@ -7,7 +7,7 @@ import { loadConfig, PlatformCoreModule } from '@svc/config';
 import { DatabaseModule } from '@svc/database';
 import { claimsOfDocument, supersededAmong } from '@svc/full-audit-core';
 import { CreateRepositoryInstance, IndexDocument, IngestDocument, ReadDocumentPassages } from '@svc/repository-core';
-import { Claim, ClaimContradiction, ClaimDisagreement, findContradictions, groupContradictions, supersededOf } from '@svc/text';
+import { Claim, ClaimContradiction, ClaimDisagreement, findContradictions, groupContradictions, PairVerdict, pairVerdict, supersededOf } from '@svc/text';
 import { createTestDatabase, TestDatabase } from '@svc/test-kit';
 import { CorpusDocument, HELD_OUT, loadCorpus, ROOT } from './demo-corpus';
 import { loadDemoQuestions } from './question-sets';
@@ -78,7 +78,7 @@ describe('full-audit evaluation through the repository (rule-based judge, Postgr
   async function scanKeyed(folder: string): Promise<{ findings: number; found: string[]; missed: string[]; raised: string[]; repeated: number; total: number }> {
     const directory = join(ROOT, 'tools', 'eval', folder);
     const key = JSON.parse(readFileSync(join(directory, 'answer-key.json'), 'utf8')) as { contradictions: { id: string; sides: [string, string][] }[]; nonConflicts: { id: string; sides: [string, string][] }[]; copies?: { original: string; copy: string }[] };
-    const { findings: pairs, superseded } = await scan(loadCorpus(directory), folder);
+    const { claims, findings: pairs, superseded } = await scan(loadCorpus(directory), folder);
     // One finding per disagreement, as the service raises them (ADR 0046), a superseded version's once.
     const findings = groupContradictions(pairs, superseded);
     const on = (c: Claim, [doc, phrase]: [string, string]) => c.documentId === doc && (c.text.includes(phrase) || phrase.includes(c.text));
@@ -89,12 +89,25 @@ describe('full-audit evaluation through the repository (rule-based judge, Postgr
     const outdated = findings.filter((f) => supersededOf(f.attribute));
     const raised = key.nonConflicts.filter((e) => findings.some((f) => !supersededOf(f.attribute) && together(f, e.sides))).map((e) => e.id);
     const missed = key.contradictions.map((e) => e.id).filter((id) => !found.includes(id));
+    // Where each missed contradiction was lost (counts only, so a held-out corpus can be diagnosed unread): no claim read
+    // on one of its sentences, claims of other attributes, the same value read on both, or claims that could disagree
+    // but were never paired (the judge's blocking or its subject and scope tests).
+    // Past those, the judge's test that stopped the pair of its sentences that went furthest (pairVerdict), or 'pairs'
+    // when it paired them and a closer pair of the same documents took their sentences.
+    const stages: PairVerdict[] = ['other-attribute', 'same-value', 'other-scope', 'few-shared-words', 'subjects-apart', 'sentence-agrees', 'pairs'];
+    const lostAt: Record<string, number> = {};
+    for (const e of key.contradictions.filter((x) => missed.includes(x.id))) {
+      const [left, right] = e.sides.map((side) => claims.filter((c) => on(c, side)));
+      const furthest = left.length === 0 || right.length === 0 ? 'no-claim' : left.flatMap((x) => right.map((y) => pairVerdict(x, y, claims))).sort((x, y) => stages.indexOf(y) - stages.indexOf(x))[0];
+      const at = furthest === 'pairs' ? 'lost-to-a-closer-pair' : furthest;
+      lostAt[at] = (lostAt[at] ?? 0) + 1;
+    }
     // A finding repeated per copy: the same documents (a copy read as its original) and the same values as another finding.
     const original = new Map((key.copies ?? []).map((c) => [c.copy, c.original]));
     const sides = findings.map((f) => [...new Set(f.claims.map((c) => `${original.get(c.documentId) ?? c.documentId}=${c.value.key}`))].sort().join('|'));
     const repeated = sides.length - new Set(sides).size;
     // A held-out corpus shows only its figures: its findings would tell whoever reads the log what it contains.
-    console.log(`${folder} through the repository: findings ${findings.length} (from ${pairs.length} pairs); planted found ${found.length}/${key.contradictions.length}; superseded versions ${outdated.length}; missed ${missed.join(', ') || 'none'}; non-conflicts raised ${raised.join(', ') || 'none'}; repeated per copy ${repeated}` +
+    console.log(`${folder} through the repository: findings ${findings.length} (from ${pairs.length} pairs); planted found ${found.length}/${key.contradictions.length}; superseded versions ${outdated.length}; missed ${missed.join(', ') || 'none'}; non-conflicts raised ${raised.join(', ') || 'none'}; repeated per copy ${repeated}; missed ones lost at ${JSON.stringify(lostAt)}` +
       (HELD_OUT.includes(folder) ? '' : '\n' + findings.map((f) => `${supersededOf(f.attribute) ? 'SUPERSEDED ' : ''}[${f.pairs[0].shared.join(' ')}] ${f.groups.map((g) => `${g.claims[0].modality ?? g.claims[0].value.text}: ${g.claims.map((c) => `${c.documentId} «${c.text.slice(0, 70)}»`).join(', ')}`).join(' <> ')}`).join('\n')));
     return { findings: findings.length, found, missed, raised, repeated, total: key.contradictions.length };
   }

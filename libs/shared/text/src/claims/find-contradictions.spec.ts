@@ -1,6 +1,6 @@
 import { Claim, extractClaims } from './claims';
 import { vectorSignature } from './node-signature';
-import { blockKeys, claimPairFingerprint, claimStemFrequencies, describeContradiction, findContradictions } from './find-contradictions';
+import { blockKeys, claimPairFingerprint, claimStemFrequencies, describeContradiction, findContradictions, pairVerdict } from './find-contradictions';
 
 /** Synthetic claims: `n` claims over `documents` documents, subjects drawn from a Zipf-like vocabulary, a few attributes and values. */
 function synthetic(n: number, documents: number, seed = 1): Claim[] {
@@ -268,5 +268,24 @@ describe('vector-neighbour blocking', () => {
     expect(keys.slice(0, 2)).toEqual(['duration|refund', 'duration|order']);
     expect(keys.slice(2).every((k) => /^duration\|≈\d+:[0-9a-f]+$/u.test(k))).toBe(true);
     expect(keys).toHaveLength(2 + 16);
+  });
+});
+
+describe('pairVerdict: why two claims are not paired', () => {
+  const claimsOf = (documentId: string, text: string) => extractClaims({ id: `${documentId}#0`, documentId, text, documentName: `${documentId}.md` }, { language: 'en' });
+
+  it('names the first test a pair fails, and agrees with findContradictions when it pairs', () => {
+    const refunds = claimsOf('kd_a', 'Refunds of an online order are processed within 30 days of the request.');
+    const refundsOther = claimsOf('kd_b', 'Refunds of an online order are processed within 14 days of the request.');
+    const refundsSame = claimsOf('kd_c', 'Refunds of an online order are processed within 30 days of the request.');
+    const delivery = claimsOf('kd_d', 'Standard delivery of parcels takes 5 working days.');
+    const reworded = claimsOf('kd_e', 'We pay you back within 14 days.');
+    const all = [...refunds, ...refundsOther, ...refundsSame, ...delivery, ...reworded];
+    expect(findContradictions(all).map((p) => p.claims.map((c) => c.documentId).sort().join('+')).sort()).toEqual(['kd_a+kd_b', 'kd_b+kd_c']);
+    expect(pairVerdict(refunds[0], refundsOther[0], all)).toBe('pairs');
+    expect(pairVerdict(refunds[0], refundsSame[0], all)).toBe('pairs');
+    expect(pairVerdict(refunds[0], delivery[0], all)).toBe('few-shared-words');
+    // The same fact in other words: the rule-based judge's blind spot, named as such.
+    expect(pairVerdict(refundsOther[0], reworded[0], all)).toBe('few-shared-words');
   });
 });

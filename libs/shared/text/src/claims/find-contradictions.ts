@@ -137,23 +137,9 @@ export function findContradictions(claims: readonly Claim[], options: FindContra
     for (const b of neighbours) {
       const cb = claims[b];
       if (ca.documentId === cb.documentId || (!aTouches && !touching!.has(cb.documentId))) continue;
-      if (!sameAttribute(ca, cb)) continue;
-      // Agreeing pairs are judged too: a sentence that agrees with one of the other document's sentences is not contradicted by a less similar one.
-      const agree = ca.value.key === cb.value.key;
-      if ((!agree && !differ(ca, cb)) || !sameScope(ca, cb)) continue;
-      // A proper name both claims are limited to counts as a shared word (the Ember 1 stove's price).
-      const names = ca.scope.filter((n) => cb.scope.includes(n));
-      const words = [...informative[a]].filter((s) => informative[b].has(s));
-      const common = [...words, ...names];
-      // A name both are limited to weighs two words, however many words it is written with ("Central Ticket Office").
-      const named = Math.min(names.length, 1);
-      if (words.length + 2 * named < CLAIM_JUDGE.minSharedStems) continue;
-      // Overlap coefficient: a long sentence and a short one about the same thing still match.
-      const similarity = (words.length + named) / Math.max(1, Math.min(informative[a].size, informative[b].size) + named);
-      const minSimilarity = ca.attribute === 'date' ? CLAIM_JUDGE.minDateSimilarity : words.length + named >= CLAIM_JUDGE.manySharedStems ? CLAIM_JUDGE.minSubjectSimilarityWhenMany : CLAIM_JUDGE.minSubjectSimilarity;
-      if (similarity < minSimilarity) continue;
-      const [sa, sb] = [stated.get(sentenceOf(ca))!, stated.get(sentenceOf(cb))!];
-      if (!agree && [...sa].some((k) => sb.has(k))) continue;
+      const test = pairTest(ca, cb, informative[a], informative[b], stated.get(sentenceOf(ca))!, stated.get(sentenceOf(cb))!);
+      if (!test.pairs) continue;
+      const { agree, similarity, words, named, common } = test;
       const pair: [Claim, Claim] = ca.documentId < cb.documentId ? [ca, cb] : [cb, ca];
       if (agree) agreeing.add(candidates.length);
       // Between candidates, the pair whose subjects also differ least comes first (Jaccard): a short subject inside a long one is not closer than a long match.
@@ -184,6 +170,50 @@ export function findContradictions(claims: readonly Claim[], options: FindContra
     if (!agreeing.has(i)) out.push({ ...c, ...describeContradiction(c) });
   }
   return out;
+}
+
+/** Why the judge does not pair two claims of two documents, the first test they fail (`'pairs'` when none). */
+export type PairVerdict = 'pairs' | 'other-attribute' | 'same-value' | 'other-scope' | 'few-shared-words' | 'subjects-apart' | 'sentence-agrees';
+
+type PairTest = { pairs: false; verdict: Exclude<PairVerdict, 'pairs'> } | { pairs: true; agree: boolean; similarity: number; words: string[]; named: number; common: string[] };
+
+/**
+ * The judge's test of one pair (ANALYSIS.md §4 step 3): same attribute; values that differ (or agree: agreeing pairs are
+ * judged too, a sentence that agrees with one of the other document's sentences is not contradicted by a less similar
+ * one); same scope; enough informative subject words in common, and close enough subjects; no value of one sentence
+ * stated by the other.
+ */
+function pairTest(ca: Claim, cb: Claim, informativeA: ReadonlySet<string>, informativeB: ReadonlySet<string>, statedA: ReadonlySet<string>, statedB: ReadonlySet<string>): PairTest {
+  if (!sameAttribute(ca, cb)) return { pairs: false, verdict: 'other-attribute' };
+  const agree = ca.value.key === cb.value.key;
+  if (!agree && !differ(ca, cb)) return { pairs: false, verdict: 'same-value' };
+  if (!sameScope(ca, cb)) return { pairs: false, verdict: 'other-scope' };
+  // A proper name both claims are limited to counts as a shared word (the Ember 1 stove's price).
+  const names = ca.scope.filter((n) => cb.scope.includes(n));
+  const words = [...informativeA].filter((s) => informativeB.has(s));
+  // A name both are limited to weighs two words, however many words it is written with ("Central Ticket Office").
+  const named = Math.min(names.length, 1);
+  if (words.length + 2 * named < CLAIM_JUDGE.minSharedStems) return { pairs: false, verdict: 'few-shared-words' };
+  // Overlap coefficient: a long sentence and a short one about the same thing still match.
+  const similarity = (words.length + named) / Math.max(1, Math.min(informativeA.size, informativeB.size) + named);
+  const minSimilarity = ca.attribute === 'date' ? CLAIM_JUDGE.minDateSimilarity : words.length + named >= CLAIM_JUDGE.manySharedStems ? CLAIM_JUDGE.minSubjectSimilarityWhenMany : CLAIM_JUDGE.minSubjectSimilarity;
+  if (similarity < minSimilarity) return { pairs: false, verdict: 'subjects-apart' };
+  if (!agree && [...statedA].some((k) => statedB.has(k))) return { pairs: false, verdict: 'sentence-agrees' };
+  return { pairs: true, agree, similarity, words, named, common: [...words, ...names] };
+}
+
+/**
+ * Why the judge would not pair these two claims, read against the claims of the whole repository (their stems'
+ * frequencies decide which words are informative): for measuring where missed contradictions are lost. Blocking
+ * (an informative word in common) is implied by 'few-shared-words'. Pure.
+ */
+export function pairVerdict(a: Claim, b: Claim, all: readonly Claim[]): PairVerdict {
+  const df = claimStemFrequencies(all);
+  const limit = informativeLimit(all.length);
+  const informative = (c: Claim) => new Set(c.subject.filter((s) => (df.get(s) ?? 0) <= limit));
+  const stated = (c: Claim) => new Set(all.filter((x) => x.passageId === c.passageId && x.start === c.start && x.attribute === c.attribute).map((x) => x.value.key));
+  const test = pairTest(a, b, informative(a), informative(b), stated(a), stated(b));
+  return test.pairs ? 'pairs' : test.verdict;
 }
 
 /** How many claims each subject stem appears in (the judge's document frequencies). */
