@@ -1,7 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { ActivityLog, Clock, Principal, UnitOfWork } from '@svc/kernel';
+import { ActivityLog, Clock, DomainError, Principal, UnitOfWork } from '@svc/kernel';
 import type { MandatoryQuestion } from './mandatory-question';
+import { isOpenQuestion } from './mandatory-question.states';
 import { concurrentQuestionEdit } from './mandatory-questions.errors';
+
+const CONCURRENT_EDIT = 'MANDATORY_QUESTION.CONCURRENT_EDIT';
 import { MandatoryQuestionRepository, QuestionChanges } from './mandatory-questions.ports';
 
 export interface QuestionEdit {
@@ -35,6 +38,29 @@ export class QuestionEdits {
       await alsoWithin();
       await this.activity.record({ organizationId: question.organizationId, instanceId: question.instanceId, action: 'audit_mandatory_question_create', subjectId: question.id, actor, before: null, after: { question: question.question, state: question.state } });
     });
+  }
+
+  /**
+   * An expert's edit of the question as it is now: `build` makes the edit from the question just read (null: nothing
+   * to do). The service's own analysis changes a question's state and analysis fields at any time (a document upsert
+   * queues one); a race lost to it is played again on the question read anew, at most three times. A race lost to
+   * another expert (the answer changed, or the state moved to MANAGED or IGNORED) stays a 409: no silent overwrite.
+   */
+  async applyLatest(read: () => Promise<MandatoryQuestion>, build: (question: MandatoryQuestion) => QuestionEdit | null): Promise<void> {
+    const first = await read();
+    for (let attempt = 1, question = first; ; attempt++) {
+      const edit = build(question);
+      if (!edit) return;
+      try {
+        await this.apply(edit);
+        return;
+      } catch (error) {
+        if (!(error instanceof DomainError && error.code === CONCURRENT_EDIT) || attempt >= 3) throw error;
+      }
+      question = await read();
+      const byExpert = question.answer !== first.answer || (question.state !== first.state && !isOpenQuestion(question.state));
+      if (byExpert) throw concurrentQuestionEdit(question.id);
+    }
   }
 
   apply(edit: QuestionEdit): Promise<void> {

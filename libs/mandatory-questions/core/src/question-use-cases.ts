@@ -88,17 +88,21 @@ export class SetMandatoryQuestionAnswer {
       if (!(await this.foreign.answer(input))) throw questionNotFound(input.questionId);
       return true;
     }
-    const question = await load(this.questions, input);
-    if (questionTransition(question.state, 'set-answer').kind === 'forbidden') throw forbiddenQuestionMove(question.id, 'set-answer', question.state);
-    await this.edits.apply({
-      question,
-      changes: { answer: input.answer },
-      action: 'audit_mandatory_question_set_answer',
-      actor: input.principal,
-      alsoWithin: async () => {
-        await this.conflicts.execute({ actor: input.principal, instanceId: question.instanceId, questionId: question.id, answer: input.answer });
+    await this.edits.applyLatest(
+      () => load(this.questions, input),
+      (question) => {
+        if (questionTransition(question.state, 'set-answer').kind === 'forbidden') throw forbiddenQuestionMove(question.id, 'set-answer', question.state);
+        return {
+          question,
+          changes: { answer: input.answer },
+          action: 'audit_mandatory_question_set_answer',
+          actor: input.principal,
+          alsoWithin: async () => {
+            await this.conflicts.execute({ actor: input.principal, instanceId: question.instanceId, questionId: question.id, answer: input.answer });
+          },
+        };
       },
-    });
+    );
     return true;
   }
 }
@@ -114,19 +118,25 @@ export class SetMandatoryQuestionManaged {
   ) {}
 
   async execute(input: QuestionInput): Promise<true> {
-    const question = await load(this.questions, input);
-    const move = questionTransition(question.state, 'set-managed');
-    if (move.kind !== 'to') return true;
-    const cited = await this.facts.citedDocuments(question.instanceId, question.id);
-    await this.edits.apply({
-      question,
-      changes: { state: move.state },
-      action: 'audit_mandatory_question_set_managed',
-      actor: input.principal,
-      alsoWithin: async () => {
-        await this.reindexer.reindex(question.instanceId, cited);
+    const first = await load(this.questions, input);
+    if (questionTransition(first.state, 'set-managed').kind !== 'to') return true;
+    const cited = await this.facts.citedDocuments(first.instanceId, first.id);
+    await this.edits.applyLatest(
+      () => load(this.questions, input),
+      (question) => {
+        const move = questionTransition(question.state, 'set-managed');
+        if (move.kind !== 'to') return null;
+        return {
+          question,
+          changes: { state: move.state },
+          action: 'audit_mandatory_question_set_managed',
+          actor: input.principal,
+          alsoWithin: async () => {
+            await this.reindexer.reindex(question.instanceId, cited);
+          },
+        };
       },
-    });
+    );
     return true;
   }
 }
@@ -140,10 +150,13 @@ export class SetMandatoryQuestionIgnored {
   ) {}
 
   async execute(input: QuestionInput): Promise<true> {
-    const question = await load(this.questions, input);
-    const move = questionTransition(question.state, 'set-ignored');
-    if (move.kind !== 'to') return true;
-    await this.edits.apply({ question, changes: { state: move.state }, action: 'audit_mandatory_question_set_ignored', actor: input.principal });
+    await this.edits.applyLatest(
+      () => load(this.questions, input),
+      (question) => {
+        const move = questionTransition(question.state, 'set-ignored');
+        return move.kind === 'to' ? { question, changes: { state: move.state }, action: 'audit_mandatory_question_set_ignored', actor: input.principal } : null;
+      },
+    );
     return true;
   }
 }
@@ -158,18 +171,22 @@ export class ForceAnalyzeMandatoryQuestion {
   ) {}
 
   async execute(input: QuestionInput): Promise<true> {
-    const question = await load(this.questions, input);
-    const move = questionTransition(question.state, 'force-analyze');
-    if (move.kind !== 'to') throw forbiddenQuestionMove(question.id, 'force-analyze', question.state);
-    await this.edits.apply({
-      question,
-      changes: { state: move.state },
-      action: 'audit_mandatory_question_force_analyze',
-      actor: input.principal,
-      alsoWithin: async () => {
-        await this.jobs.enqueue(JOB_NAMES.questionsAnalyze, { instanceId: question.instanceId, questionId: question.id, reason: 'forced' }, analysisJobOptions('forced', input.access.instance.step === 'RUNNING_PHASE'));
+    await this.edits.applyLatest(
+      () => load(this.questions, input),
+      (question) => {
+        const move = questionTransition(question.state, 'force-analyze');
+        if (move.kind !== 'to') throw forbiddenQuestionMove(question.id, 'force-analyze', question.state);
+        return {
+          question,
+          changes: { state: move.state },
+          action: 'audit_mandatory_question_force_analyze',
+          actor: input.principal,
+          alsoWithin: async () => {
+            await this.jobs.enqueue(JOB_NAMES.questionsAnalyze, { instanceId: question.instanceId, questionId: question.id, reason: 'forced' }, analysisJobOptions('forced', input.access.instance.step === 'RUNNING_PHASE'));
+          },
+        };
       },
-    });
+    );
     return true;
   }
 }
