@@ -288,23 +288,60 @@ describe('expert web app (headless Chromium, standalone service with its demo)',
     await look('finding-ignore-confirm');
     await confirm.getByRole('button', { name: 'Ignore the finding' }).click();
     await confirm.waitFor({ state: 'hidden' });
-    await page.getByText('This conflict is closed.').waitFor();
+    await page.getByText('This finding is ignored: the scans no longer report it.').waitFor();
     await page.getByRole('link', { name: '← All findings' }).click();
     await page.locator('[data-finding-id]').first().waitFor();
     // The list refetched after the ignore: one finding fewer.
     await page.getByText(new RegExp(`of ${total - 1}$`)).waitFor();
   });
 
-  it('speaks French: the dashboard and a question conflict', async () => {
+  it('speaks French: the dashboard, a question conflict, the full audit and the dialogs', async () => {
     await page.goto(app);
     await page.locator('label', { hasText: 'Français' }).click();
     await page.getByRole('heading', { level: 1, name: 'Vos instances d’audit' }).waitFor();
     expect(await page.evaluate<string>('document.documentElement.lang')).toBe('fr');
     await look('dashboard-fr');
-    const open = (await api('/audit/conflict/list-conflicts-for-instance', { instance_id: demo })).items[0];
-    await page.goto(`${app}instances/${demo}/conflicts/${open.id}`);
+    const conflict = (await api('/audit/conflict/list-conflicts-for-instance', { instance_id: demo })).items[0];
+    await page.goto(`${app}instances/${demo}/conflicts/${conflict.id}`);
     await page.getByRole('heading', { name: /réponses différentes dans les documents/ }).waitFor();
     await look('conflict-fr');
+
+    // The dialogs, shot and checked in French, each left with Escape (nothing changes).
+    await page.goto(`${app}instances/${demo}/questions`);
+    await page.getByRole('heading', { level: 1, name: 'Questions obligatoires' }).waitFor();
+    // French puts a no-break space before '?' and ':' (\s below).
+    const dialogs: Array<[string, RegExp, string | RegExp]> = [
+      ['question-answer-fr', /^Répondre\s:\s/, 'La réponse de l’expert'],
+      ['question-managed-confirm-fr', /^Marquer traitée\s:\s/, /^Marquer la question comme traitée\s\?$/],
+      ['question-ignore-confirm-fr', /^Ignorer\s:\s/, /^Ignorer la question\s\?$/],
+    ];
+    for (const [name, button, title] of dialogs) {
+      await page.getByRole('button', { name: button }).first().click();
+      const dialog = page.getByRole('dialog', { name: title });
+      await dialog.waitFor();
+      await settled();
+      await look(name);
+      await page.keyboard.press('Escape');
+      await dialog.waitFor({ state: 'hidden' });
+    }
+    const open = (await api('/audit/full-audit/list', { instance_id: demo, limit: 1 })).items[0];
+    await page.goto(`${app}instances/${demo}/full-audit`);
+    await page.locator('[data-finding-id]').first().waitFor();
+    await look('full-audit-fr');
+    await page.goto(`${app}instances/${demo}/full-audit/${open.id}`);
+    await page.getByRole('button', { name: 'Ignorer', exact: true }).click();
+    const ignoreFinding = page.getByRole('dialog', { name: /^Ignorer le constat\s\?$/ });
+    await ignoreFinding.waitFor();
+    await settled();
+    await look('finding-ignore-confirm-fr');
+    await page.keyboard.press('Escape');
+    await ignoreFinding.waitFor({ state: 'hidden' });
+    // The finding ignored above, as its admin sees it: the governance override that reopens it.
+    const ignored = (await api('/audit/full-audit/list', { instance_id: demo, state_in: ['IGNORED'], limit: 1 })).items[0];
+    await page.goto(`${app}instances/${demo}/full-audit/${ignored.id}`);
+    await page.getByRole('region', { name: 'Gouvernance' }).waitFor();
+    await look('finding-override-fr');
+
     // Back to English for whoever comes next (the choice is the one thing kept in the browser).
     await page.locator('label', { hasText: 'English' }).click();
   });
@@ -470,7 +507,7 @@ describe('expert web app (headless Chromium, standalone service with its demo)',
       await tabTo(kb, 'Ignore the finding');
       await kb.keyboard.press('Enter');
       await confirm.waitFor({ state: 'hidden' });
-      await kb.getByText('This conflict is closed.').waitFor();
+      await kb.getByText('This finding is ignored: the scans no longer report it.').waitFor();
       expect((await api('/audit/full-audit/detail', { instance_id: demo, conflict_id: finding.row })).state).toBe('IGNORED');
 
       // Signing out from the keyboard (this context's session only).

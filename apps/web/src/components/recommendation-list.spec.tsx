@@ -31,6 +31,6 @@ describe('RecommendationList', () => {
 
   it('speaks French', async () => {
     await renderView(<RecommendationList recommendations={RECOMMENDATIONS} />, { language: 'fr' });
-    expect(screen.getByRole('article', { name: 'Mettre à jour : Expense reimbursement' }).querySelector('ins')?.textContent).toBe('ajouté : 30');
+    expect(screen.getByRole('article', { name: 'Mettre à jour\u00a0: Expense reimbursement' }).querySelector('ins')?.textContent).toBe('ajouté\u00a0: 30');
   });
 });

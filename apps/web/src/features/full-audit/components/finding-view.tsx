@@ -150,7 +150,7 @@ export function FindingView({ instanceId, findingId, canOverride = false }: { in
         {open ? (
           <AnswerForm value={draft ?? f.answer ?? ''} onChange={setDraft} onSubmit={(a) => setAnswer.mutate(a)} pending={setAnswer.isPending} label={t('conflict.answerLabel')} />
         ) : (
-          <Text c="dimmed">{t('conflict.closedNote')}</Text>
+          <Text c="dimmed">{t(`finding.resolved.${f.state as 'MANAGED' | 'IGNORED' | 'DISAPPEARED'}`)}</Text>
         )}
         {setAnswer.isPending && (
           <Text size="sm" c="dimmed" role="status">

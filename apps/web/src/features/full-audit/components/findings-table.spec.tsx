@@ -47,8 +47,8 @@ describe('findingAttributeText (the finding view)', () => {
     expect(findingAttributeText('superseded', i18n.t, true)).toBe('Superseded version: an older version of a document is still in the repository');
     expect(findingAttributeText('claim deadline', i18n.t, true)).toBe('Attribute: claim deadline');
     await i18n.changeLanguage('fr');
-    expect(findingAttributeText('superseded', i18n.t, true)).toBe('Version remplacée : une ancienne version d’un document est encore dans le référentiel');
+    expect(findingAttributeText('superseded', i18n.t, true)).toBe('Version remplacée\u00a0: une ancienne version d’un document est encore dans le référentiel');
     expect(findingAttributeText('superseded', i18n.t)).toBe('Version remplacée');
-    expect(findingAttributeText('claim deadline', i18n.t, true)).toBe('Attribut : claim deadline');
+    expect(findingAttributeText('claim deadline', i18n.t, true)).toBe('Attribut\u00a0: claim deadline');
   });
 });

@@ -70,7 +70,7 @@ describe('QuestionActions', () => {
 
   it('speaks French', async () => {
     await renderView(<QuestionActions question={QUESTION} onAnswer={async () => undefined} onSetState={async () => undefined} />, { language: 'fr' });
-    fireEvent.click(screen.getByRole('button', { name: 'Ignorer : Who approves travel?' }));
-    expect(await screen.findByRole('dialog', { name: 'Ignorer la question ?' })).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Ignorer\u00a0: Who approves travel?' }));
+    expect(await screen.findByRole('dialog', { name: 'Ignorer la question\u00a0?' })).toBeTruthy();
   });
 });

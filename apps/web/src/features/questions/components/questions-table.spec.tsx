@@ -41,6 +41,6 @@ describe('QuestionsTable', () => {
   it('speaks French', async () => {
     await renderView(<QuestionsTable instanceId="ki_1" questions={QUESTIONS} onForceAnalyze={() => undefined} />, { language: 'fr' });
     expect(screen.getByText('Sans réponse')).toBeTruthy();
-    expect(screen.getByRole('link', { name: '1 conflit' })).toBeTruthy();
+    expect(screen.getByRole('link', { name: '1\u00a0conflit' })).toBeTruthy();
   });
 });
