@@ -100,6 +100,7 @@ describe('full-audit evaluation through the repository (rule-based judge, Postgr
       const [left, right] = e.sides.map((side) => claims.filter((c) => on(c, side)));
       const furthest = left.length === 0 || right.length === 0 ? 'no-claim' : left.flatMap((x) => right.map((y) => pairVerdict(x, y, claims))).sort((x, y) => stages.indexOf(y) - stages.indexOf(x))[0];
       const at = furthest === 'pairs' ? 'lost-to-a-closer-pair' : furthest;
+      if (process.env.SCOPE_DEBUG && !HELD_OUT.includes(folder) && at === 'other-scope') console.log(`SCOPE ${e.id}\n` + left.flatMap((x) => right.filter((y) => pairVerdict(x, y, claims) === 'other-scope').map((y) => `  ${x.attribute} ${JSON.stringify(x.scope)} ${JSON.stringify(x.qualifiers ?? [])} «${x.text.slice(0, 120)}»\n  ${y.attribute} ${JSON.stringify(y.scope)} ${JSON.stringify(y.qualifiers ?? [])} «${y.text.slice(0, 120)}»`)).slice(0, 2).join('\n'));
       lostAt[at] = (lostAt[at] ?? 0) + 1;
     }
     // A finding repeated per copy: the same documents (a copy read as its original) and the same values as another finding.
@@ -156,7 +157,7 @@ describe('full-audit evaluation through the repository (rule-based judge, Postgr
 
   it('seventh corpus (written blind with a superseded version, near and exact copies; 1/10 and 11 findings at its first measurement, then the general causes fixed)', async () => {
     const { found, raised, repeated } = await scanKeyed('seventh-corpus');
-    expect(found.length).toBeGreaterThanOrEqual(4);
+    expect(found.length).toBeGreaterThanOrEqual(5);
     expect(raised).toEqual([]);
     expect(repeated).toBe(0);
   }, 180000);

@@ -106,6 +106,17 @@ describe('full-audit claims and the rule-based judge', () => {
     expect(general[0].scope).toEqual([]);
   });
 
+  it("reads a value's qualifiers in its own clause: another clause's adjectives do not set its scope", () => {
+    // "a long time" and "good time" qualify clauses that give no value; both rules are about notice after probation.
+    const handbook = claimsOf('kd_a', "We hope you stay a long time, but if you decide to resign, staff who have completed probation must give one month's notice in writing.");
+    const guide = claimsOf('kd_b', "Staff who have completed probation must give eight weeks' notice in writing, so that there is good time for a handover.");
+    expect(handbook.find((c) => c.attribute === 'duration')!.qualifiers).not.toContain('time<long');
+    expect(guide.find((c) => c.attribute === 'duration')!.qualifiers).not.toContain('time<good');
+    expect(findContradictions([...handbook, ...guide]).map((p) => p.claims.map((c) => c.value.text))).toEqual([['one month', 'eight weeks']]);
+    // A clause's own qualifiers still set its scope ("Part-time staff ...; full-time staff ...").
+    expect(findContradictions([...claimsOf('kd_a', 'Full-time staff, but not contractors, get 25 days of leave.'), ...claimsOf('kd_b', 'Part-time staff get 15 days of leave.')])).toEqual([]);
+  });
+
   it('reads counts, recurrences and dates, and a table row as its first cell and column header', () => {
     expect(claimsOf('kd_a', 'Passwords must be at least 14 characters long.')[0]).toMatchObject({ attribute: 'count:charact', value: { key: 'number:14' } });
     expect(claimsOf('kd_a', 'Laptops are replaced every three years.')[0]).toMatchObject({ attribute: 'recurrence' });

@@ -62,7 +62,7 @@ export interface Claim {
  * differently: claims stored under another version are read again at the next full scan, so a
  * repository is judged with the current reading (the full audit stores it with each document's claims).
  */
-export const CLAIMS_VERSION = 7;
+export const CLAIMS_VERSION = 8;
 
 /** Words that bound or repeat a figure ("at least", "every") or join its terms ("without"), rather than say what it is about. */
 const BOUND_WORDS = 'least less fewer every each exceed exceeding exceeds without moins plus chaque sans'.split(' ');
@@ -158,7 +158,9 @@ export function extractClaims(passage: Passage, options: { language?: Language; 
       if (written.length > 0 || i === 0) inherited = written;
       const scope = [...new Set([...inherited, ...entity])].sort();
       // The words a clause of a sentence parted by semicolons qualifies are its own ("Part-time staff receive EUR 90; full-time staff ...").
-      const clauseQualifiers = seg.row || !seg.text.includes(';') ? qualifiers : [...new Set([...qualifiersOf(clauseWithout(seg.text, v, values), language, modal, true), ...headingQualifiers])];
+      // So are those of the clause that holds the value, in any sentence: "We hope you stay a long time, but ... must give one
+      // month's notice" is not about a long time.
+      const clauseQualifiers = seg.row ? qualifiers : [...new Set([...qualifiersOf(qualifyingClause(seg.text, v, values, language), language, modal, true), ...headingQualifiers])];
       out.push({ ...base, subject, attribute: v.attribute, value: { key: v.key, text: v.text }, scope, qualifiers: clauseQualifiers });
     });
     if (rule) out.push(rule);
@@ -195,11 +197,37 @@ function proseOfCell(row: string, value: { start: number; end: number }, values:
   return words.length >= PROSE_CELL_WORDS ? words : [];
 }
 
+/** Semicolons part a sentence into clauses (what a value's subject words are read from). */
+const SEMICOLON = /;/gu;
+/** A comma before a conjunction or a subordinator: where an English sentence may part into clauses. */
+const CLAUSE_BREAK = /;|,\s+(?=(?:but|so|unless|although|though|whereas|while|because|which|if|when)\b)/giu;
+
 /** The clause of `text` (between semicolons) that holds `value`, without the values written in it. */
 function clauseWithout(text: string, value: { start: number; end: number }, values: readonly { start: number; end: number }[]): string {
-  const start = text.lastIndexOf(';', value.start) + 1;
-  const next = text.indexOf(';', value.end);
-  const end = next < 0 ? text.length : next;
+  const at = [...text.matchAll(SEMICOLON)].map((m) => m.index ?? 0);
+  return withoutValues(text, Math.max(0, ...at.filter((b) => b < value.start).map((b) => b + 1)), Math.min(text.length, ...at.filter((b) => b >= value.end)), values);
+}
+
+/**
+ * The clause of an English sentence whose qualifiers limit a value: parted at semicolons and at a comma before a
+ * conjunction or subordinator ("We hope you stay a long time, but if you decide to resign, ..."), where the part
+ * before holds a verb; a part without one is the clause's subject and stays ("Full-time staff, but not contractors,
+ * get 25 days"). Other languages: between semicolons.
+ */
+function qualifyingClause(text: string, value: { start: number; end: number }, values: readonly { start: number; end: number }[], language: Language): string {
+  if (language !== 'en') return clauseWithout(text, value, values);
+  const at = [0, ...[...text.matchAll(CLAUSE_BREAK)].map((m) => (m.index ?? 0) + 1)];
+  const end = Math.min(text.length, ...at.filter((b) => b > value.end).map((b) => b - 1));
+  let i = at.filter((b) => b <= value.start).length - 1;
+  const hasVerb = (from: number, to: number) => {
+    const part = text.slice(from, to);
+    return verbalWords(part, part.split(/[^\p{L}\p{N}'’-]+/u).filter(Boolean)).some((v) => v !== undefined);
+  };
+  while (i > 0 && !hasVerb(at[i - 1], at[i])) i--;
+  return withoutValues(text, at[i], end, values);
+}
+
+function withoutValues(text: string, start: number, end: number, values: readonly { start: number; end: number }[]): string {
   let clause = text.slice(start, end);
   for (const v of [...values].filter((x) => x.start >= start && x.end <= end).sort((a, b) => b.start - a.start)) clause = `${clause.slice(0, v.start - start)} ${clause.slice(v.end - start)}`;
   return clause;
