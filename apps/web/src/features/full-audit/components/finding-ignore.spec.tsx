@@ -34,4 +34,12 @@ describe('FindingIgnore', () => {
     await waitFor(() => expect(dialog.textContent).toContain('Run a scan first.'));
     expect(screen.getByRole('dialog', { name: 'Ignore the finding?' })).toBeTruthy();
   });
+
+  it('clears the previous attempt’s error when it opens again', async () => {
+    let reset = 0;
+    await renderView(<FindingIgnore subject="Expense claims deadline" onIgnore={async () => undefined} onOpen={() => reset++} pending={false} error={null} />);
+    fireEvent.click(screen.getByRole('button', { name: 'Ignore' }));
+    await screen.findByRole('dialog', { name: 'Ignore the finding?' });
+    expect(reset).toBe(1);
+  });
 });

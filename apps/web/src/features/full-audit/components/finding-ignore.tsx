@@ -7,9 +7,10 @@ import { TONES } from '@/lib/theme';
 /**
  * Ignoring a finding takes it off the worklist, so it asks for a confirmation first (as ignoring a
  * mandatory question does). The dialog stays open with the service's error until the ignore succeeds;
- * Escape or Cancel leave the finding as it is and give the focus back to the Ignore button.
+ * Escape or Cancel leave the finding as it is and give the focus back to the Ignore button. `onOpen` clears
+ * a previous attempt's error, so the dialog opens without it.
  */
-export function FindingIgnore({ subject, onIgnore, pending, error }: { subject: string; onIgnore: () => Promise<unknown>; pending: boolean; error: unknown }) {
+export function FindingIgnore({ subject, onIgnore, onOpen, pending, error }: { subject: string; onIgnore: () => Promise<unknown>; onOpen?: () => void; pending: boolean; error: unknown }) {
   const { t } = useTranslation();
   const [opened, setOpened] = useState(false);
   const close = () => !pending && setOpened(false);
@@ -23,7 +24,13 @@ export function FindingIgnore({ subject, onIgnore, pending, error }: { subject: 
   };
   return (
     <>
-      <Button variant="default" onClick={() => setOpened(true)}>
+      <Button
+        variant="default"
+        onClick={() => {
+          onOpen?.();
+          setOpened(true);
+        }}
+      >
         {t('finding.ignore')}
       </Button>
       <Modal opened={opened} onClose={close} closeButtonProps={{ 'aria-label': t('finding.ignoreDialog.closeDialog') }} title={t('finding.ignoreDialog.title')}>

@@ -174,7 +174,7 @@ export function FindingView({ instanceId, findingId, canOverride = false }: { in
           <Button onClick={() => close.mutate()} loading={close.isPending}>
             {t('finding.close')}
           </Button>
-          <FindingIgnore subject={f.subject} onIgnore={() => ignore.mutateAsync()} pending={ignore.isPending} error={ignore.error} />
+          <FindingIgnore subject={f.subject} onIgnore={() => ignore.mutateAsync()} onOpen={() => ignore.reset()} pending={ignore.isPending} error={ignore.error} />
         </Group>
       )}
       {close.isError && <ErrorAlert error={close.error} />}
