@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { RecommendationWriter } from '@svc/conflicts-core';
-import { ActivityLog, Clock, IdGenerator, loggableError, Page, PageRequest, Principal, UnitOfWork } from '@svc/kernel';
+import { ActivityLog, Clock, DomainError, IdGenerator, loggableError, Page, PageRequest, Principal, UnitOfWork } from '@svc/kernel';
 import type { AnswerKind, DraftRecommendation, ExtractedAnswer, Passage } from '@svc/text';
 import { AuditInstanceAccess, DocumentVisibility, GetInstanceStep } from '@svc/workspace-core';
 import type { CompanionRecommendation, FullAuditConflict, FullAuditState } from './full-audit-conflict';
@@ -32,7 +32,10 @@ export class VisibleFullAuditConflicts {
   }
 }
 
-/** The one way people change a full-audit conflict: versioned (409 when a person or a scan changed it meanwhile), with its activity entry. */
+/** States only a scan gives a conflict. */
+const SCAN_STATES: ReadonlySet<FullAuditState> = new Set(['REDETECTED', 'DISAPPEARED']);
+
+/** The one way people change a full-audit conflict: versioned (409 when a person changed it meanwhile), with its activity entry. */
 @Injectable()
 export class FullAuditEdits {
   constructor(
@@ -44,6 +47,30 @@ export class FullAuditEdits {
 
   now(): Date {
     return this.clock.now();
+  }
+
+  /**
+   * A person's edit of the conflict as it is now: `build` makes the changes from the conflict just read (null: nothing
+   * to do). A scan refreshes every conflict it finds again (excerpts, explanation, last seen) and may move its state
+   * (REDETECTED, DISAPPEARED, back to DETECTED); a race lost to it is played again on the conflict read anew, at most
+   * three times. A race lost to another person (the answer changed, or a move to MANAGED or IGNORED) stays a 409.
+   */
+  async applyLatest(read: () => Promise<FullAuditConflict>, build: (conflict: FullAuditConflict) => Promise<{ changes: FullAuditChanges; action: string } | null>, actor: Principal): Promise<void> {
+    const first = await read();
+    for (let attempt = 1, conflict = first; ; attempt++) {
+      const edit = await build(conflict);
+      if (!edit) return;
+      try {
+        await this.apply(conflict, edit.changes, edit.action, actor);
+        return;
+      } catch (error) {
+        if (!(error instanceof DomainError && error.code === 'FULL_AUDIT.CONCURRENT_EDIT') || attempt >= 3) throw error;
+      }
+      const previous = conflict;
+      conflict = await read();
+      const byScan = conflict.state === previous.state || SCAN_STATES.has(conflict.state) || (conflict.state === 'DETECTED' && previous.state === 'DISAPPEARED');
+      if (conflict.answer !== first.answer || !byScan) throw concurrentFullAuditEdit(conflict.id);
+    }
   }
 
   apply(conflict: FullAuditConflict, changes: FullAuditChanges, action: string, actor: Principal): Promise<void> {
@@ -180,13 +207,17 @@ export class MoveFullAuditConflict {
   ) {}
 
   async execute(input: ConflictInput & { move: Exclude<FullAuditMove, 'set-answer'>; action: string }): Promise<true> {
-    const { conflict } = await this.visible.get(input.access, input.principal, input.conflictId);
-    const move = fullAuditTransition(conflict.state, input.move);
-    if (move.kind === 'same') return true;
-    if (move.kind !== 'to') throw forbiddenFullAuditMove(conflict.id, input.move, conflict.state);
-    const now = this.edits.now();
-    const changes: FullAuditChanges = { state: move.state, ...(move.state === 'MANAGED' ? { managedAt: now, absentSince: null } : {}) };
-    await this.edits.apply(conflict, changes, input.action, input.principal);
+    await this.edits.applyLatest(
+      async () => (await this.visible.get(input.access, input.principal, input.conflictId)).conflict,
+      async (conflict) => {
+        const move = fullAuditTransition(conflict.state, input.move);
+        if (move.kind === 'same') return null;
+        if (move.kind !== 'to') throw forbiddenFullAuditMove(conflict.id, input.move, conflict.state);
+        const now = this.edits.now();
+        return { changes: { state: move.state, ...(move.state === 'MANAGED' ? { managedAt: now, absentSince: null } : {}) }, action: input.action };
+      },
+      input.principal,
+    );
     return true;
   }
 }
@@ -209,23 +240,42 @@ export class SetFullAuditAnswer {
   ) {}
 
   async execute(input: ConflictInput & { answer: string }): Promise<{ recommendations: CompanionRecommendationView[] }> {
-    const { conflict, visible } = await this.visible.get(input.access, input.principal, input.conflictId);
-    const move = fullAuditTransition(conflict.state, 'set-answer');
-    if (move.kind !== 'keep') throw forbiddenFullAuditMove(conflict.id, 'set-answer', conflict.state);
+    let visible: Visible = 'all';
+    let saved: { conflict: FullAuditConflict; recommendations: CompanionRecommendation[] } | null = null;
+    // Drafted again from the conflict read anew when a scan refreshed its statements meanwhile.
+    await this.edits.applyLatest(
+      async () => {
+        const read = await this.visible.get(input.access, input.principal, input.conflictId);
+        visible = read.visible;
+        return read.conflict;
+      },
+      async (conflict) => {
+        const move = fullAuditTransition(conflict.state, 'set-answer');
+        if (move.kind !== 'keep') throw forbiddenFullAuditMove(conflict.id, 'set-answer', conflict.state);
+        const recommendations = await this.draft(conflict, input.answer);
+        saved = { conflict, recommendations };
+        return { changes: { answer: input.answer, answeredAt: this.edits.now(), compagnonRecommendations: recommendations }, action: 'audit_full_audit_conflict_set_answer' };
+      },
+      input.principal,
+    );
+    const { conflict, recommendations } = saved!;
+    const names = await this.views.names(input.access, conflict.documentIds);
+    return { recommendations: recommendations.filter((r) => visible === 'all' || visible.includes(r.documentId)).map((r) => recommendationViewOf(r, names)) };
+  }
+
+  /** One recommendation per document of the conflict, from the writer's drafts (none when it fails: the answer is saved anyway). */
+  private async draft(conflict: FullAuditConflict, answer: string): Promise<CompanionRecommendation[]> {
     const { answers, passages } = answersOf(conflict);
     let drafts: DraftRecommendation[] = [];
     try {
-      drafts = await this.writer.write({ question: conflict.compagnonQuestions[0] ?? conflict.subject, expertAnswer: input.answer, answers, passages });
+      drafts = await this.writer.write({ question: conflict.compagnonQuestions[0] ?? conflict.subject, expertAnswer: answer, answers, passages });
     } catch (error) {
       this.logger.warn({ conflictId: conflict.id, writer: this.writer.name, error: loggableError(error) }, 'recommendations could not be drafted; the answer is saved and set-expert-answer may be called again');
     }
     const seen = new Set<string>();
-    const recommendations: CompanionRecommendation[] = drafts
+    return drafts
       .filter((d) => conflict.documentIds.includes(d.documentId) && !seen.has(d.documentId) && seen.add(d.documentId))
       .map((d) => ({ id: this.ids.next('rec_'), documentId: d.documentId, action: d.action, excerpt: d.excerpt, proposedText: d.proposedText, reason: d.reason, estimatedSeconds: Math.max(0, Math.round(d.estimatedSeconds)) }));
-    await this.edits.apply(conflict, { answer: input.answer, answeredAt: this.edits.now(), compagnonRecommendations: recommendations }, 'audit_full_audit_conflict_set_answer', input.principal);
-    const names = await this.views.names(input.access, conflict.documentIds);
-    return { recommendations: recommendations.filter((r) => visible === 'all' || visible.includes(r.documentId)).map((r) => recommendationViewOf(r, names)) };
   }
 }
 
