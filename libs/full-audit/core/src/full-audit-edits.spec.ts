@@ -1,26 +1,18 @@
 import type { ActivityLog, Clock, Principal, UnitOfWork } from '@svc/kernel';
+import { VersionedRow } from '@svc/kernel/testing';
 import type { FullAuditConflict } from './full-audit-conflict';
-import type { FullAuditChanges, FullAuditConflictRepository } from './full-audit.ports';
+import type { FullAuditConflictRepository } from './full-audit.ports';
 import { FullAuditEdits } from './full-audit.use-cases';
 
 /** One stored conflict with its version, changed by "a scan" or "another person" between a read and a write. */
 function store(initial: Partial<FullAuditConflict>) {
-  let row = {
+  const rows = new VersionedRow({
     id: 'fac_1', instanceId: 'ki_1', organizationId: 'org_1', fingerprint: 'fp', pairs: [], attribute: 'duration', subject: 'refunds', explanation: 'x', compagnonQuestions: [], excerpts: [], documentIds: [],
     state: 'DETECTED', linkedQuestions: [], answer: null, compagnonRecommendations: [], createdAt: new Date(0), updatedAt: new Date(0), lastSeenAt: new Date(0), version: 1, ...initial,
-  } as unknown as FullAuditConflict;
-  const meanwhile: Partial<FullAuditConflict>[] = [];
-  const repository = {
-    update: async (key: { version: number }, changes: FullAuditChanges) => {
-      const other = meanwhile.shift();
-      if (other) row = { ...row, ...other, version: row.version + 1 };
-      if (key.version !== row.version) return false;
-      row = { ...row, ...(changes as Partial<FullAuditConflict>), version: row.version + 1 };
-      return true;
-    },
-  } as unknown as FullAuditConflictRepository;
+  } as unknown as FullAuditConflict);
+  const repository = { update: rows.update } as unknown as FullAuditConflictRepository;
   const edits = new FullAuditEdits(repository, { now: () => new Date(1) } as Clock, { run: <T>(work: () => Promise<T>) => work() } as UnitOfWork, { record: async () => undefined } as unknown as ActivityLog);
-  return { edits, read: async () => ({ ...row }), meanwhile, row: () => row };
+  return { edits, read: rows.read, meanwhile: rows.meanwhile, row: () => rows.row() };
 }
 
 describe('FullAuditEdits.applyLatest: a person’s edit against a scan', () => {

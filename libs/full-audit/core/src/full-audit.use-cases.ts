@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { RecommendationWriter } from '@svc/conflicts-core';
-import { ActivityLog, Clock, DomainError, IdGenerator, loggableError, Page, PageRequest, Principal, UnitOfWork } from '@svc/kernel';
+import { ActivityLog, Clock, IdGenerator, loggableError, Page, PageRequest, Principal, replayLostRace, UnitOfWork } from '@svc/kernel';
 import type { AnswerKind, DraftRecommendation, ExtractedAnswer, Passage } from '@svc/text';
 import { AuditInstanceAccess, DocumentVisibility, GetInstanceStep } from '@svc/workspace-core';
 import type { CompanionRecommendation, FullAuditConflict, FullAuditState } from './full-audit-conflict';
@@ -55,22 +55,12 @@ export class FullAuditEdits {
    * (REDETECTED, DISAPPEARED, back to DETECTED); a race lost to it is played again on the conflict read anew, at most
    * three times. A race lost to another person (the answer changed, or a move to MANAGED or IGNORED) stays a 409.
    */
-  async applyLatest(read: () => Promise<FullAuditConflict>, build: (conflict: FullAuditConflict) => Promise<{ changes: FullAuditChanges; action: string } | null>, actor: Principal): Promise<void> {
-    const first = await read();
-    for (let attempt = 1, conflict = first; ; attempt++) {
-      const edit = await build(conflict);
-      if (!edit) return;
-      try {
-        await this.apply(conflict, edit.changes, edit.action, actor);
-        return;
-      } catch (error) {
-        if (!(error instanceof DomainError && error.code === 'FULL_AUDIT.CONCURRENT_EDIT') || attempt >= 3) throw error;
-      }
-      const previous = conflict;
-      conflict = await read();
+  applyLatest(read: () => Promise<FullAuditConflict>, build: (conflict: FullAuditConflict) => Promise<{ changes: FullAuditChanges; action: string } | null>, actor: Principal): Promise<void> {
+    const byPerson = (conflict: FullAuditConflict, previous: FullAuditConflict, first: FullAuditConflict) => {
       const byScan = conflict.state === previous.state || SCAN_STATES.has(conflict.state) || (conflict.state === 'DETECTED' && previous.state === 'DISAPPEARED');
-      if (conflict.answer !== first.answer || !byScan) throw concurrentFullAuditEdit(conflict.id);
-    }
+      return conflict.answer !== first.answer || !byScan;
+    };
+    return replayLostRace(read, build, (edit, conflict) => this.apply(conflict, edit.changes, edit.action, actor), byPerson, 'FULL_AUDIT.CONCURRENT_EDIT');
   }
 
   apply(conflict: FullAuditConflict, changes: FullAuditChanges, action: string, actor: Principal): Promise<void> {

@@ -1,23 +1,15 @@
 import type { ActivityLog, Clock, UnitOfWork } from '@svc/kernel';
+import { VersionedRow } from '@svc/kernel/testing';
 import type { MandatoryQuestion } from './mandatory-question';
-import type { MandatoryQuestionRepository, QuestionChanges } from './mandatory-questions.ports';
+import type { MandatoryQuestionRepository } from './mandatory-questions.ports';
 import { QuestionEdits } from './question-edits';
 
 /** One stored question with its version, changed by "the analysis" or "another expert" between a read and a write. */
 function store(initial: Partial<MandatoryQuestion>) {
-  let row: MandatoryQuestion = { id: 'mq_1', instanceId: 'ki_1', organizationId: 'org_1', question: 'How long?', state: 'CONFLICTS', answer: null, companionQuestions: [], retrievedDocumentIds: [], createdAt: new Date(0), updatedAt: new Date(0), analyzedAt: null, version: 1, ...initial };
-  const meanwhile: ((q: MandatoryQuestion) => Partial<MandatoryQuestion>)[] = [];
-  const repository = {
-    update: async (key: { id: string; version: number }, changes: QuestionChanges) => {
-      const other = meanwhile.shift();
-      if (other) row = { ...row, ...other(row), version: row.version + 1 };
-      if (key.version !== row.version) return false;
-      row = { ...row, ...(changes as Partial<MandatoryQuestion>), version: row.version + 1 };
-      return true;
-    },
-  } as unknown as MandatoryQuestionRepository;
+  const rows = new VersionedRow<MandatoryQuestion>({ id: 'mq_1', instanceId: 'ki_1', organizationId: 'org_1', question: 'How long?', state: 'CONFLICTS', answer: null, companionQuestions: [], retrievedDocumentIds: [], createdAt: new Date(0), updatedAt: new Date(0), analyzedAt: null, version: 1, ...initial });
+  const repository = { update: rows.update } as unknown as MandatoryQuestionRepository;
   const edits = new QuestionEdits(repository, { now: () => new Date(1) } as Clock, { run: <T>(work: () => Promise<T>) => work() } as UnitOfWork, { record: async () => undefined } as unknown as ActivityLog);
-  return { edits, read: async () => ({ ...row }), meanwhile, row: () => row };
+  return { edits, read: rows.read, meanwhile: rows.meanwhile, row: () => rows.row() };
 }
 
 describe('QuestionEdits.applyLatest: an expert edit against the service’s own analysis', () => {

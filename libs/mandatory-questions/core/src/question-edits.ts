@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ActivityLog, Clock, DomainError, Principal, UnitOfWork } from '@svc/kernel';
+import { ActivityLog, Clock, Principal, replayLostRace, UnitOfWork } from '@svc/kernel';
 import type { MandatoryQuestion } from './mandatory-question';
 import { isOpenQuestion } from './mandatory-question.states';
 import { concurrentQuestionEdit } from './mandatory-questions.errors';
@@ -46,21 +46,9 @@ export class QuestionEdits {
    * queues one); a race lost to it is played again on the question read anew, at most three times. A race lost to
    * another expert (the answer changed, or the state moved to MANAGED or IGNORED) stays a 409: no silent overwrite.
    */
-  async applyLatest(read: () => Promise<MandatoryQuestion>, build: (question: MandatoryQuestion) => QuestionEdit | null): Promise<void> {
-    const first = await read();
-    for (let attempt = 1, question = first; ; attempt++) {
-      const edit = build(question);
-      if (!edit) return;
-      try {
-        await this.apply(edit);
-        return;
-      } catch (error) {
-        if (!(error instanceof DomainError && error.code === CONCURRENT_EDIT) || attempt >= 3) throw error;
-      }
-      question = await read();
-      const byExpert = question.answer !== first.answer || (question.state !== first.state && !isOpenQuestion(question.state));
-      if (byExpert) throw concurrentQuestionEdit(question.id);
-    }
+  applyLatest(read: () => Promise<MandatoryQuestion>, build: (question: MandatoryQuestion) => QuestionEdit | null): Promise<void> {
+    const byExpert = (question: MandatoryQuestion, _previous: MandatoryQuestion, first: MandatoryQuestion) => question.answer !== first.answer || (question.state !== first.state && !isOpenQuestion(question.state));
+    return replayLostRace(read, build, (edit) => this.apply(edit), byExpert, CONCURRENT_EDIT);
   }
 
   apply(edit: QuestionEdit): Promise<void> {

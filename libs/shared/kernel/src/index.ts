@@ -19,3 +19,4 @@ export * from './loggable-error';
 export * from './schema-issues';
 export * from './plain-text';
 export * from './model-fallback';
+export * from './replay-lost-race';

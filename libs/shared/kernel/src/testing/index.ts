@@ -5,6 +5,8 @@ import { IdGenerator, IdPrefix, newId } from '../ids';
 import { LanguageModel, StructuredCall, StructuredResult } from '../language-model';
 import { UnitOfWork } from '../unit-of-work';
 
+export { VersionedRow } from './versioned-row';
+
 /** Test doubles of the kernel ports, shared by every context's use-case unit tests (`@svc/kernel/testing`). */
 
 export class FixedClock extends Clock {
