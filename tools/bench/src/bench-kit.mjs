@@ -1,4 +1,5 @@
-// Helpers shared by the benchmarks: percentiles, rounding, CPU accounting from /proc, the commit, progress bars.
+// Helpers shared by the benchmarks: percentiles, rounding, CPU accounting from /proc, the commit, progress bars, starting
+// and stopping the built service.
 import { Buffer } from 'node:buffer';
 import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
@@ -8,6 +9,8 @@ import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { clearInterval, setInterval, setTimeout } from 'node:timers';
 import { fileURLToPath } from 'node:url';
+// load-kit imports this file too: fine, as neither uses the other's exports while the modules load.
+import { call } from './load-kit.mjs';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 export const RESULTS_DIR = join(ROOT, 'tools', 'bench', 'results');
@@ -73,6 +76,55 @@ export async function ingestAndIndex(app, { IngestDocument, IndexDocument }, ins
   }
   bar.end();
   return { seconds: (performance.now() - t0) / 1000, ids };
+}
+
+/**
+ * Starts the BUILT service in `mode` (tools/test-kit's startService: a fresh PGlite directory, or a fresh PostgreSQL
+ * database + Redis) with an admin key installed through BOOTSTRAP_ADMIN_API_KEY, the production job polling
+ * (JOBS_POLL_INTERVAL_MS 500 rather than the test kit's fast polling) and LOG_LEVEL warn, `env` on top; hands the
+ * service to `registerCleanup` at once (so a failure below still stops it), then creates the audit instance
+ * `instanceName`. Returns the `service`, `startS` (seconds its start took), the `adminKey`, `audit(path, body)` (a call
+ * to the audit app with that key), `expectOk(res, what)` (the response of a 200, else a throw naming the mode), the
+ * `instanceId` and, unless `instanceKey` is false, the instance's service key `instanceKey` (for the instance API).
+ */
+export async function startBenchService(mode, env, instanceName, registerCleanup, { instanceKey: withInstanceKey = true } = {}) {
+  const require = createRequire(import.meta.url);
+  const { startService } = require(distFile('tools', 'test-kit', 'src', 'index.js'));
+  const { generateApiKey } = require(distFile('libs', 'identity', 'core', 'src', 'index.js'));
+  const adminKey = generateApiKey();
+  process.stderr.write(`[${mode}] starting the built service on a fresh ${mode === 'embedded' ? 'PGlite directory' : 'PostgreSQL database + Redis'}...\n`);
+  const t0 = performance.now();
+  const service = await startService(mode, { BOOTSTRAP_ADMIN_API_KEY: adminKey, JOBS_POLL_INTERVAL_MS: '500', LOG_LEVEL: 'warn', ...env });
+  registerCleanup(service);
+  const startS = (performance.now() - t0) / 1000;
+  const audit = (path, body) => call('POST', `${service.urls.audit}${path}`, body, adminKey);
+  const expectOk = (res, what) => {
+    if (res.status !== 200) throw new Error(`[${mode}] ${what} answered ${res.status}: ${JSON.stringify(res.body)}`);
+    return res.body.response;
+  };
+  const instanceId = expectOk(await audit('/audit/instance/create', { name: instanceName }), 'instance create').instance_id;
+  const instanceKey = withInstanceKey ? expectOk(await audit('/audit/instance/get-svc-instances', { instance_id: instanceId }), 'get-svc-instances')[0].api_key : undefined;
+  return { service, startS, adminKey, audit, expectOk, instanceId, instanceKey };
+}
+
+/**
+ * On SIGINT or SIGTERM (the first only), destroys the service `current()` gives (if any) and ends the run with
+ * exit code 130, so an interrupted service bench leaves no service or database behind.
+ */
+export function stopOnSignal(current) {
+  let interrupted = false;
+  const onSignal = async (signal) => {
+    if (interrupted) return;
+    interrupted = true;
+    process.stderr.write(`\n${signal}: stopping the service...\n`);
+    try {
+      await current()?.destroy();
+    } finally {
+      process.exit(130);
+    }
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
 }
 
 /** Ends the run a second after the results are written, whatever handles (pools, timers) the app left open. */

@@ -11,13 +11,11 @@
 // answer arrives) for a warm-up and a measured period. Prints a Markdown table and writes JSON to
 // tools/bench/results/instance-get-<timestamp>.json. See tools/bench/README.md.
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { cpus, loadavg } from 'node:os';
 import { relative } from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { setTimeout } from 'node:timers';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { distFile, envNumber, gitCommit, machineInfo, requireBuilt, ROOT, round, writeResults } from './bench-kit.mjs';
+import { envNumber, gitCommit, machineInfo, requireBuilt, ROOT, round, startBenchService, stopOnSignal, writeResults } from './bench-kit.mjs';
 import { call, cpuBetween, runLoad, sampleCpu } from './load-kit.mjs';
 import { URL } from 'node:url';
 
@@ -52,9 +50,6 @@ for (const mode of settings.modes) {
 
 // The built workspace is CommonJS; the test kit launches dist/apps/*/src/main.js the way users do.
 requireBuilt('run `npm run build` first (or use `npm run bench`, which builds)');
-const require = createRequire(import.meta.url);
-const { startService } = require(distFile('tools', 'test-kit', 'src', 'index.js'));
-const { generateApiKey } = require(distFile('libs', 'identity', 'core', 'src', 'index.js'));
 
 // ---------------------------------------------------------------------------------------------
 // CPU accounting (Linux /proc; null elsewhere): who used the 2 cores during a measurement
@@ -81,23 +76,8 @@ function serviceRss(service) {
 const SETTLED_STEP = 'RUNNING_PHASE';
 
 async function benchMode(mode, registerCleanup) {
-  const adminKey = generateApiKey();
-  process.stderr.write(`[${mode}] starting the built service on a fresh ${mode === 'embedded' ? 'PGlite directory' : 'PostgreSQL database + Redis'}...\n`);
-  const t0 = performance.now();
-  const service = await startService(mode, {
-    BOOTSTRAP_ADMIN_API_KEY: adminKey,
-    // Production defaults rather than the test kit's fast polling, so background polling does not
-    // weigh on the measurement more than it would in a real deployment.
-    JOBS_POLL_INTERVAL_MS: '500',
-    LOG_LEVEL: 'warn',
-  });
-  registerCleanup(service);
-  const startS = (performance.now() - t0) / 1000;
+  const { service, startS, adminKey, instanceId } = await startBenchService(mode, {}, 'Bench', registerCleanup, { instanceKey: false });
   process.stderr.write(`[${mode}] ready in ${startS.toFixed(1)} s (audit ${service.urls.audit}, auth ${service.urls.auth})\n`);
-
-  const created = await call('POST', `${service.urls.audit}/audit/instance/create`, { name: 'Bench' }, adminKey);
-  if (created.status !== 200) throw new Error(`[${mode}] instance create answered ${created.status}: ${JSON.stringify(created.body)}\n${service.output()}`);
-  const instanceId = created.body.response.instance_id;
 
   // The workers carry a new instance through its automated lifecycle; measure once it has settled
   // so the background jobs do not compete with the load.
@@ -183,19 +163,7 @@ function markdownTable(rows) {
 async function main() {
   const startedAt = new Date();
   let current;
-  let interrupted = false;
-  const onSignal = async (signal) => {
-    if (interrupted) return;
-    interrupted = true;
-    process.stderr.write(`\n${signal}: stopping the service...\n`);
-    try {
-      await current?.destroy();
-    } finally {
-      process.exit(130);
-    }
-  };
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  stopOnSignal(() => current);
 
   const cpuList = cpus();
   process.stderr.write(

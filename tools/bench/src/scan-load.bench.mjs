@@ -27,14 +27,13 @@
 // Prints Markdown tables and writes JSON to tools/bench/results/scan-load-<timestamp>.json.
 import { Buffer } from 'node:buffer';
 import { Agent } from 'node:http';
-import { createRequire } from 'node:module';
 import { cpus, loadavg } from 'node:os';
 import { relative } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { clearInterval, setInterval, setTimeout } from 'node:timers';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { URL } from 'node:url';
-import { distFile, envNumber, gitCommit, latencySummary, machineInfo, progressBar, requireBuilt, ROOT, round, writeResults } from './bench-kit.mjs';
+import { envNumber, gitCommit, latencySummary, machineInfo, progressBar, requireBuilt, ROOT, round, startBenchService, stopOnSignal, writeResults } from './bench-kit.mjs';
 import { Corpus, mulberry32 } from './corpus.mjs';
 import { call, cpuBetween, sampleCpu, send, serviceRss, totalMb } from './load-kit.mjs';
 
@@ -71,9 +70,6 @@ for (const mode of settings.modes) {
 if (settings.documents < settings.plantedPairs * 2) throw new Error(`BENCH_DOCUMENTS must hold the ${settings.plantedPairs * 2} planted documents`);
 
 requireBuilt('run `npm run build` first (or use `npm run bench:scan-load`, which builds)');
-const require = createRequire(import.meta.url);
-const { startService } = require(distFile('tools', 'test-kit', 'src', 'index.js'));
-const { generateApiKey } = require(distFile('libs', 'identity', 'core', 'src', 'index.js'));
 
 /** The goals of issue 28 item 5. */
 const GOALS = { p99_ms: { embedded: 100, distributed: 50 }, ready_503: 0, rss_back_within: 0.1 };
@@ -248,25 +244,16 @@ function startProbe(service, instanceId, adminKey) {
 // ---------------------------------------------------------------------------------------------
 
 async function benchMode(mode, registerCleanup) {
-  const adminKey = generateApiKey();
-  process.stderr.write(`[${mode}] starting the built service on a fresh ${mode === 'embedded' ? 'PGlite directory' : 'PostgreSQL database + Redis'}...\n`);
-  const service = await startService(mode, {
-    BOOTSTRAP_ADMIN_API_KEY: adminKey,
-    // Production defaults rather than the test kit's fast polling.
-    JOBS_POLL_INTERVAL_MS: '500',
-    // No settle judgement queued a minute after the ingestion: it would land in a measured phase.
-    FULL_AUDIT_SETTLE_SECONDS: '0',
-    LOG_LEVEL: 'warn',
-    ...settings.serviceEnv,
-  });
-  registerCleanup(service);
-  const audit = (path, body) => call('POST', `${service.urls.audit}${path}`, body, adminKey);
-  const expectOk = (res, what) => {
-    if (res.status !== 200) throw new Error(`[${mode}] ${what} answered ${res.status}: ${JSON.stringify(res.body)}`);
-    return res.body.response;
-  };
-  const instanceId = expectOk(await audit('/audit/instance/create', { name: 'Scan load' }), 'instance create').instance_id;
-  const instanceKey = expectOk(await audit('/audit/instance/get-svc-instances', { instance_id: instanceId }), 'get-svc-instances')[0].api_key;
+  const { service, adminKey, audit, expectOk, instanceId, instanceKey } = await startBenchService(
+    mode,
+    {
+      // No settle judgement queued a minute after the ingestion: it would land in a measured phase.
+      FULL_AUDIT_SETTLE_SECONDS: '0',
+      ...settings.serviceEnv,
+    },
+    'Scan load',
+    registerCleanup,
+  );
   const panel = async () => expectOk(await audit('/audit/full-audit/have-to-show', { instance_id: instanceId }), 'have-to-show');
   for (let t = 0; !(await panel()).show; t++) {
     if (t > 600) throw new Error(`[${mode}] the first (empty) full scan did not complete`);
@@ -438,16 +425,7 @@ function markdownTable(phases) {
 async function main() {
   const startedAt = new Date();
   let current;
-  const onSignal = async (signal) => {
-    process.stderr.write(`\n${signal}: stopping the service...\n`);
-    try {
-      await current?.destroy();
-    } finally {
-      process.exit(130);
-    }
-  };
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  stopOnSignal(() => current);
   const idleBefore = sampleCpu(undefined);
   await sleep(1000);
   const busyBefore = cpuBetween(idleBefore, sampleCpu(undefined)).machine_cores_busy;

@@ -38,16 +38,15 @@
 import { Buffer } from 'node:buffer';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { Agent } from 'node:http';
-import { createRequire } from 'node:module';
 import { cpus, loadavg } from 'node:os';
 import { join, relative } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { clearInterval, setInterval, setTimeout } from 'node:timers';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { URL } from 'node:url';
-import { distFile, envNumber, gitCommit, latencySummary, machineInfo, percentile, progressBar, requireBuilt, RESULTS_DIR, ROOT, round, writeResults } from './bench-kit.mjs';
+import { envNumber, gitCommit, latencySummary, machineInfo, percentile, progressBar, requireBuilt, RESULTS_DIR, ROOT, round, startBenchService, stopOnSignal, writeResults } from './bench-kit.mjs';
 import { Corpus, mulberry32 } from './corpus.mjs';
-import { call, cpuBetween, sampleCpu, send, serviceRss, totalMb } from './load-kit.mjs';
+import { cpuBetween, sampleCpu, send, serviceRss, totalMb } from './load-kit.mjs';
 
 const envInteger = (name, fallback, options = {}) => envNumber(name, fallback, { integer: true, ...options });
 
@@ -97,9 +96,6 @@ if (settings.seedDocuments > settings.documents) throw new Error('SOAK_SEED_DOCU
 if (settings.hotDocuments > settings.documents) throw new Error('SOAK_HOT_DOCUMENTS must not exceed SOAK_DOCUMENTS');
 
 requireBuilt('run `npm run build` first (or use `npm run bench:soak`, which builds)');
-const require = createRequire(import.meta.url);
-const { startService } = require(distFile('tools', 'test-kit', 'src', 'index.js'));
-const { generateApiKey } = require(distFile('libs', 'identity', 'core', 'src', 'index.js'));
 
 /** Every operation kind, in the order of the tables, with its family. */
 const KINDS = [
@@ -493,23 +489,7 @@ function memoryVerdict(samples, durationS) {
 const clock = (s) => `${Math.floor(s / 60)}:${String(Math.floor(s % 60)).padStart(2, '0')}`;
 
 async function soakMode(mode, registerCleanup, stamp) {
-  const adminKey = generateApiKey();
-  process.stderr.write(`[${mode}] starting the built service on a fresh ${mode === 'embedded' ? 'PGlite directory' : 'PostgreSQL database + Redis'}...\n`);
-  const service = await startService(mode, {
-    BOOTSTRAP_ADMIN_API_KEY: adminKey,
-    // Production defaults rather than the test kit's fast polling.
-    JOBS_POLL_INTERVAL_MS: '500',
-    LOG_LEVEL: 'warn',
-    ...settings.serviceEnv,
-  });
-  registerCleanup(service);
-  const audit = (path, body) => call('POST', `${service.urls.audit}${path}`, body, adminKey);
-  const expectOk = (res, what) => {
-    if (res.status !== 200) throw new Error(`[${mode}] ${what} answered ${res.status}: ${JSON.stringify(res.body)}`);
-    return res.body.response;
-  };
-  const instanceId = expectOk(await audit('/audit/instance/create', { name: 'Soak' }), 'instance create').instance_id;
-  const instanceKey = expectOk(await audit('/audit/instance/get-svc-instances', { instance_id: instanceId }), 'get-svc-instances')[0].api_key;
+  const { service, adminKey, audit, expectOk, instanceId, instanceKey } = await startBenchService(mode, settings.serviceEnv, 'Soak', registerCleanup);
 
   // Seeding (not measured): the first SOAK_SEED_DOCUMENTS of the pool, indexed, and the first full scan completed.
   const corpus = soakCorpus();
@@ -681,16 +661,7 @@ async function main() {
   const startedAt = new Date();
   const stamp = startedAt.toISOString().replace(/\.\d+Z$/, 'Z').replace(/:/g, '-');
   let current;
-  const onSignal = async (signal) => {
-    process.stderr.write(`\n${signal}: stopping the service...\n`);
-    try {
-      await current?.destroy();
-    } finally {
-      process.exit(130);
-    }
-  };
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  stopOnSignal(() => current);
   const idleBefore = sampleCpu(undefined);
   await sleep(1000);
   const busyBefore = cpuBetween(idleBefore, sampleCpu(undefined)).machine_cores_busy;

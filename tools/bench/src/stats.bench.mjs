@@ -28,9 +28,9 @@ import { relative } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { URL } from 'node:url';
-import { builtWorkspace, distFile, endRunSoon, envNumber, gitCommit, machineInfo, percentile, progressBar, ROOT, round, writeResults } from './bench-kit.mjs';
+import { builtWorkspace, distFile, endRunSoon, envNumber, gitCommit, machineInfo, percentile, progressBar, ROOT, round, startBenchService, writeResults } from './bench-kit.mjs';
 import { Corpus, mulberry32 } from './corpus.mjs';
-import { call, cpuBetween, runLoad, sampleCpu } from './load-kit.mjs';
+import { cpuBetween, runLoad, sampleCpu } from './load-kit.mjs';
 
 const envInteger = (name, fallback, options = {}) => envNumber(name, fallback, { integer: true, ...options });
 const list = (name, fallback) => (process.env[name] ?? fallback).split(',').map((s) => s.trim()).filter(Boolean);
@@ -74,8 +74,6 @@ if (!['', 'local', 'http'].includes(settings.repositoryClient)) throw new Error(
 
 const { require } = builtWorkspace();
 const { Client } = require('pg');
-const { startService } = require(distFile('tools', 'test-kit', 'src', 'index.js'));
-const { generateApiKey } = require(distFile('libs', 'identity', 'core', 'src', 'index.js'));
 const { newId } = require(distFile('libs', 'shared', 'kernel', 'src', 'index.js'));
 const { EmbeddedPostgres } = require(distFile('libs', 'platform', 'database', 'src', 'embedded-postgres.js'));
 const { SqlStatsReadModel } = require(distFile('libs', 'stats', 'infra', 'src', 'stats.read-model.js'));
@@ -462,20 +460,8 @@ const differences = (what, expected, actual) =>
     .map(([k, v]) => `${what}.${k}: expected ${v}, got ${JSON.stringify(actual?.[k])}`);
 
 async function benchMode(mode, registerCleanup) {
-  const adminKey = generateApiKey();
-  log(`[${mode}] starting the built service on a fresh ${mode === 'embedded' ? 'PGlite directory' : 'PostgreSQL database + Redis'}...`);
-  const service = await startService(mode, {
-    BOOTSTRAP_ADMIN_API_KEY: adminKey,
-    JOBS_POLL_INTERVAL_MS: '500',
-    LOG_LEVEL: 'warn',
-    ...(settings.repositoryClient ? { REPOSITORY_CLIENT: settings.repositoryClient } : {}),
-  });
-  registerCleanup(service);
-  const audit = (path, body) => call('POST', `${service.urls.audit}${path}`, body, adminKey);
-
-  const created = await audit('/audit/instance/create', { name: 'Stats bench' });
-  if (created.status !== 200) throw new Error(`[${mode}] instance create answered ${created.status}: ${JSON.stringify(created.body)}`);
-  const instanceId = created.body.response.instance_id;
+  const env = settings.repositoryClient ? { REPOSITORY_CLIENT: settings.repositoryClient } : {};
+  const { service, adminKey, audit, instanceId } = await startBenchService(mode, env, 'Stats bench', registerCleanup, { instanceKey: false });
   let step = '';
   for (const deadline = Date.now() + 60000; Date.now() < deadline; await sleep(200)) {
     step = (await audit('/audit/instance/get-instance', { instance_id: instanceId })).body?.response?.step;
