@@ -1,6 +1,7 @@
 import { generateApiKey } from '@svc/identity-core';
 import { Json, launchChromium, post, RunningService, startService, waitFor } from '@svc/test-kit';
 import type { Browser, Page } from 'playwright-core';
+import { signIn } from './sign-in';
 
 const PASSWORD = 'correct horse battery staple';
 const EMAIL = 'admin@example.com';
@@ -67,12 +68,7 @@ describe('expert web app, distributed mode (headless Chromium)', () => {
   });
 
   it('signs in through the auth process and shows the dashboard with the counters the API gives', async () => {
-    await page.goto(app);
-    await page.waitForURL(`${service.urls.auth}/auth/login?next=${encodeURIComponent(app)}`);
-    await page.getByLabel('E-mail').fill(EMAIL);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL(app);
+    await signIn(page, `${service.urls.auth}/auth/login?next=${encodeURIComponent(app)}`, EMAIL, PASSWORD);
     const card = page.getByRole('region', { name: INSTANCE });
     const shown = async () => {
       await card.locator('[data-counter="unresolved_question_conflicts"] dd').waitFor();

@@ -4,6 +4,7 @@ import { gzipSync } from 'node:zlib';
 import { generateApiKey } from '@svc/identity-core';
 import { Json, launchChromium, post, RunningService, startService, waitFor } from '@svc/test-kit';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { signIn } from './sign-in';
 
 const ROOT = join(__dirname, '..', '..', '..');
 const SHOTS = join(ROOT, 'tmp', 'web-app');
@@ -162,12 +163,7 @@ describe('expert web app (headless Chromium, standalone service with its demo)',
   });
 
   it('sends a visitor without a session to the login page, then back to the app once signed in', async () => {
-    await page.goto(app);
-    await page.waitForURL(`${service.urls.auth}/auth/login?next=${encodeURIComponent(app)}`);
-    await page.getByLabel('E-mail').fill(EMAIL);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL(app);
+    await signIn(page, `${service.urls.auth}/auth/login?next=${encodeURIComponent(app)}`, EMAIL, PASSWORD);
     await page.getByRole('heading', { level: 1, name: 'Your audit instances' }).waitFor();
     // The session rides on the HttpOnly cookie only: nothing readable by scripts, nothing stored.
     expect(await page.evaluate<string>('document.cookie')).not.toContain('svc_auth');
