@@ -4,10 +4,11 @@ import { canBeName, properNames } from '../names';
 import { stem } from '../stem';
 import { stopwordsOf } from '../stopwords';
 import { extractValues, TypedValue, ValueKind } from '../values';
-import type { Language } from '../language';
+import { detectLanguage, Language } from '../language';
 import { profileQuestion, QuestionProfile } from './question-profile';
 import type { AnswerKind, ExtractedAnswer, Passage } from './question-analysis.types';
 import { firstCell, Segment, segments } from './segments';
+import { hasSynonym } from '../synonyms';
 import { hasRelated } from './terms';
 
 /**
@@ -96,18 +97,23 @@ function framingShare(text: string, profile: QuestionProfile): number {
 
 function termWeights(profile: QuestionProfile, passages: readonly Passage[]): number[] {
   const documents = new Map<string, Set<string>>();
+  const texts = new Map<string, string>();
   for (const p of passages) {
     const stems = documents.get(p.documentId) ?? new Set<string>();
     for (const s of stemsOf(`${p.documentName ?? ''} ${p.text}`, profile.language)) stems.add(s);
     documents.set(p.documentId, stems);
+    texts.set(p.documentId, `${texts.get(p.documentId) ?? ''}\n${p.text}`);
   }
   const n = documents.size;
+  // The documents written in the question's language: a word found only in another language's documents is a false
+  // friend there ("lit", a bed in French, for an English question's "lit a cigarette").
+  const sameLanguage = [...documents].filter(([id]) => detectLanguage(texts.get(id)!) === profile.language).map(([, stems]) => stems);
   return profile.terms.map((t) => {
     if (t.framing) return EXTRACTION.framingWeight;
     const df = [...documents.values()].filter((stems) => hasRelated(stems, t.stem)).length;
     // A word no retrieved document holds is the asker's, not the repository's ("staff" where the
     // documents say "employees"): it tells no passage from another, so it weighs nothing.
-    if (df === 0) return 0;
+    if (df === 0 || (sameLanguage.length > 0 && !sameLanguage.some((stems) => hasRelated(stems, t.stem)))) return 0;
     // Rarer terms name the subject; a term every document holds tells little. Never below 0.5.
     return t.salience * Math.max(0.5, 1 + Math.log((n + 1) / (df + 1)));
   });
@@ -145,6 +151,8 @@ function coverageOf(
   // A table row is read with its table's header row; a sentence that leans back ("They...") with the one before.
   const header = seg.row ? segs.slice(0, index).reverse().find((s, i, all) => s.row && (i === all.length - 1 || !all[i + 1]?.row)) : undefined;
   const before = new Set(header ? stemsOf(header.text, profile.language) : index > 0 ? stemsOf(segs[index - 1].text, profile.language) : []);
+  const asked = profile.terms.map((t) => t.stem);
+  const unclaimed = new Set([...here].filter((s) => !asked.some((q) => hasRelated(new Set([s]), q))));
   let total = 0;
   let got = 0;
   profile.terms.forEach((t, i) => {
@@ -154,7 +162,9 @@ function coverageOf(
     const w = weights[i];
     total += w;
     if (here.has(t.stem)) got += w * EXTRACTION.inSentence;
-    else if (hasRelated(here, t.stem)) got += w * EXTRACTION.related;
+    // A related form ("refundable" for "refund"), or a word used for the same thing ("overdue" for "late") that does
+    // not already stand for another of the question's words ("retention" for "kept" when "retention" is asked too).
+    else if (hasRelated(here, t.stem) || hasSynonym(unclaimed, t.stem)) got += w * EXTRACTION.related;
     else if (context.has(t.stem) || hasRelated(context, t.stem) || before.has(t.stem) || hasRelated(before, t.stem)) got += w * (strict ? EXTRACTION.inPassage : EXTRACTION.inHeading);
     else if (!strict && (passageStems.has(t.stem) || hasRelated(passageStems, t.stem))) got += w * EXTRACTION.inPassage;
     // A name ("Irish sites", "Brussels") the document writes in another passage: its scope section.

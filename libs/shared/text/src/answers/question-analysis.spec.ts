@@ -31,8 +31,32 @@ describe('profileQuestion', () => {
     ["What's the latest time we can send an order and still have it shipped the same day?", { form: 'value', kinds: ['time-range', 'time'] }],
     ['Who has to sign off a purchase above 25,000 pounds?', { form: 'named', relation: 'responsible' }],
     ['Qui doit valider une note de frais ?', { form: 'named', relation: 'responsible' }],
+    // The form is read from the clause that asks, after any scene the asker sets.
+    ['I rolled some holiday days over from last year. By when do I have to use them?', { form: 'value', kinds: ['date', 'date-range', 'duration'] }],
+    ['You hold our stock in Leeds: can we still order on a Saturday?', { form: 'yes-no' }],
+    ['Am I allowed to use my company van for personal errands at the weekend?', { form: 'yes-no' }],
+    ["Isn't a receipt needed for a taxi fare?", { form: 'yes-no' }],
+    ['Puis-je utiliser le véhicule de service le week-end ?', { form: 'yes-no' }],
+    ['Les salariés de Lyon ont-ils droit au télétravail ?', { form: 'yes-no' }],
+    ['Comment peut-on obtenir un badge ?', { form: 'named' }],
+    ['At what times does the depot take deliveries from suppliers?', { form: 'value', kinds: ['time-range', 'time'] }],
+    ['How far ahead are the staff rotas published?', { form: 'value', kinds: ['duration'] }],
+    ['How quickly should an engineer come when a door lock breaks?', { form: 'value', kinds: ['duration'] }],
+    ['How late can we check out on a Sunday?', { form: 'value', kinds: ['time-range', 'time'] }],
+    ['What will I be billed if someone smokes in the room?', { form: 'value', kinds: ['amount'] }],
+    ["What's the latest I can cancel the flexible rate without paying?", { form: 'value', kinds: expect.arrayContaining(['time', 'date', 'duration']) }],
+    ['Whose job is it to update the allergen chart?', { form: 'named', relation: 'responsible' }],
+    ['The service lift is broken - may room attendants use the guest lift?', { form: 'yes-no' }],
+    ["À partir de quelle heure peut-on entrer dans la chambre ?", { form: 'value', kinds: ['time-range', 'time'] }],
   ])('%s asks for %j', (question, expected) => {
     expect(profileQuestion(question).expected).toMatchObject(expected);
+  });
+
+  it('weighs the words of the scene an asker sets less than those of the clause that asks', () => {
+    const terms = profileQuestion('Our train gets in at lunchtime. How much extra is it to get into the room early?').terms;
+    const salience = (surface: string) => terms.find((t) => t.surface === surface)?.salience;
+    expect(salience('train')).toBeLessThan(salience('room')!);
+    expect(salience('extra')).toBe(1);
   });
 
   it('keeps content terms, with French function words left alone in English ("car" is a noun here)', () => {
@@ -339,5 +363,25 @@ describe('companionQuestions', () => {
     const answers = extractAnswers(question, passages);
     expect(companionQuestions(question, answers)).toEqual(['What is the maximum hotel cost per night (for Paris, London)?']);
     expect(companionQuestions(question, answers.filter((a) => a.scope.length === 0))).toEqual([]);
+  });
+});
+
+describe('question analysis: other words for the asked ones (ninth corpus, read for general causes)', () => {
+  it('reads "overdue" for "late", and raises the two rates as a conflict', () => {
+    const result = analyse('How much interest is charged on late invoices?', [
+      passage('kd_terms', 'Interest of 4% a year is charged on overdue invoices.'),
+      passage('kd_faq', 'Late invoices are charged interest at 8% a year.'),
+    ]);
+    expect(result.outcome).toBe('CONFLICTS');
+    expect(result.conflicts[0].groups.map((g) => g.key).sort()).toEqual(['percentage:4', 'percentage:8']);
+  });
+
+  it('does not count a word found only in another language as evidence ("lit", a bed in French)', () => {
+    const question = 'What will I be billed if housekeeping finds out someone lit a cigarette in our room?';
+    const english = passage('kd_faq', 'If a member of staff finds that someone has smoked in a bedroom, we apply a £150 deep-cleaning charge to the room bill.');
+    const french = passage('kd_fr', 'Chaque chambre dispose d’un lit double ou de deux lits simples, et le linge de lit est changé tous les jours pour chaque client.');
+    const other = passage('kd_hk', 'Housekeeping checks every room each morning and reports any damage; cigarettes and lighters left behind go to lost property.');
+    const answers = extractAnswers(question, [english, other, french]);
+    expect(answers.map((a) => a.key)).toEqual(['amount:GBP:150']);
   });
 });
