@@ -1,13 +1,13 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { generateApiKey } from '@svc/identity-core';
-import { Json, post, RunningService, ServiceMode, startService } from '@svc/test-kit';
+import { BOTH_MODES, Json, post, RunningService, startService } from '@svc/test-kit';
 
 /**
  * The 5 audit document operations. Embedded: the audit side reads the repository in-process;
  * distributed: through the HTTP RepositoryInstanceClient against the retrieval app's instance API.
  */
-describe.each<ServiceMode>(['embedded', 'distributed'])('audit document operations (%s)', (mode) => {
+describe.each(BOTH_MODES)('audit document operations (%s)', (mode) => {
   let service: RunningService;
   const adminKey = generateApiKey();
   let token: string;

@@ -2,7 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { generateApiKey } from '@svc/identity-core';
 import { Client as PgClient } from 'pg';
-import { Json, post, RunningService, ServiceMode, startService, waitFor } from '@svc/test-kit';
+import { BOTH_MODES, Json, post, RunningService, startService, waitFor } from '@svc/test-kit';
 
 const UNKNOWN = '01ARZ3NDEKTSV4RRFFQ69G5FAV';
 
@@ -32,7 +32,7 @@ const tent = (name: string, weight: string, fabric: string, price: string, perso
  * repository again, every refusal, owner visibility, and the operations are not MCP tools (spec).
  * Distributed mode: PostgreSQL, Redis/BullMQ and the HTTP repository client.
  */
-describe.each<ServiceMode>(['embedded', 'distributed'])('duplicates (%s)', (mode) => {
+describe.each(BOTH_MODES)('duplicates (%s)', (mode) => {
   let service: RunningService;
   const adminKey = generateApiKey();
   let instanceId: string;
@@ -146,25 +146,29 @@ describe.each<ServiceMode>(['embedded', 'distributed'])('duplicates (%s)', (mode
     expect((await list()).items.filter((c) => c.state !== 'RESOLVED')).toHaveLength(1);
   }, 150000);
 
-  it('refuses: 400 for a wrong prefix, a missing or unknown field; 404 for an unknown cluster; 401; 403 by role and for non-members', async () => {
-    const near = await clusterOf(docs.travel, docs.travelOld);
-    const wrong = await audit('/audit/duplicate/set-managed', { instance_id: instanceId, cluster_id: `fc_${UNKNOWN}` });
-    expect(wrong.status).toBe(400);
-    expect(wrong.body.detail).toMatch(/cluster_id/);
-    expect((await audit('/audit/duplicate/set-managed', { instance_id: instanceId })).status).toBe(400);
-    expect((await audit('/audit/duplicate/list-duplicates-for-instance', { instance_id: instanceId, bogus: 1 })).status).toBe(400);
-    expect((await audit('/audit/duplicate/list-duplicates-for-instance', { instance_id: instanceId, limit: 0 })).status).toBe(400);
-    const unknown = await audit('/audit/duplicate/set-managed', { instance_id: instanceId, cluster_id: `dup_${UNKNOWN}` });
-    expect(unknown.status).toBe(404);
-    expect(unknown.body.code).toBe('DUPLICATES.NOT_FOUND');
-    expect((await post(`${service.urls.audit}/audit/duplicate/list-duplicates-for-instance`, { instance_id: instanceId })).status).toBe(401);
-    expect((await audit('/audit/duplicate/set-managed', { instance_id: instanceId, cluster_id: near.id }, people.consumer.key)).status).toBe(403);
-    expect((await audit('/audit/duplicate/list-duplicates-for-instance', { instance_id: instanceId }, people.billing.key)).status).toBe(403);
-    const outsider = await audit('/audit/duplicate/list-duplicates-for-instance', { instance_id: instanceId }, people.outsider.key);
-    expect(outsider.status).toBe(403);
-    expect(outsider.body.code).toBe('WORKSPACE.NOT_A_MEMBER');
-    expect((await list()).items.find((c) => c.id === near.id)?.state).toBe('DETECTED');
-  });
+  // Refusals of the HTTP layer (validation, guards, envelopes), the same code in either mode: embedded only (the rule
+  // at BOTH_MODES in @svc/test-kit).
+  if (mode === 'embedded') {
+    it('refuses: 400 for a wrong prefix, a missing or unknown field; 404 for an unknown cluster; 401; 403 by role and for non-members', async () => {
+      const near = await clusterOf(docs.travel, docs.travelOld);
+      const wrong = await audit('/audit/duplicate/set-managed', { instance_id: instanceId, cluster_id: `fc_${UNKNOWN}` });
+      expect(wrong.status).toBe(400);
+      expect(wrong.body.detail).toMatch(/cluster_id/);
+      expect((await audit('/audit/duplicate/set-managed', { instance_id: instanceId })).status).toBe(400);
+      expect((await audit('/audit/duplicate/list-duplicates-for-instance', { instance_id: instanceId, bogus: 1 })).status).toBe(400);
+      expect((await audit('/audit/duplicate/list-duplicates-for-instance', { instance_id: instanceId, limit: 0 })).status).toBe(400);
+      const unknown = await audit('/audit/duplicate/set-managed', { instance_id: instanceId, cluster_id: `dup_${UNKNOWN}` });
+      expect(unknown.status).toBe(404);
+      expect(unknown.body.code).toBe('DUPLICATES.NOT_FOUND');
+      expect((await post(`${service.urls.audit}/audit/duplicate/list-duplicates-for-instance`, { instance_id: instanceId })).status).toBe(401);
+      expect((await audit('/audit/duplicate/set-managed', { instance_id: instanceId, cluster_id: near.id }, people.consumer.key)).status).toBe(403);
+      expect((await audit('/audit/duplicate/list-duplicates-for-instance', { instance_id: instanceId }, people.billing.key)).status).toBe(403);
+      const outsider = await audit('/audit/duplicate/list-duplicates-for-instance', { instance_id: instanceId }, people.outsider.key);
+      expect(outsider.status).toBe(403);
+      expect(outsider.body.code).toBe('WORKSPACE.NOT_A_MEMBER');
+      expect((await list()).items.find((c) => c.id === near.id)?.state).toBe('DETECTED');
+    });
+  }
 
   it('owner flag on: a member sees only the clusters holding a document they own (with every copy), and set-managed answers 404 on the others', async () => {
     const near = await clusterOf(docs.travel, docs.travelOld);
@@ -229,15 +233,18 @@ describe.each<ServiceMode>(['embedded', 'distributed'])('duplicates (%s)', (mode
     expect(cluster).toMatchObject({ state: 'DETECTED', exact: true, similarity: 1 });
   }, 150000);
 
-  it('the duplicate operations are REST only: the audit MCP server does not list them (spec part 4)', async () => {
-    const client = new Client({ name: 'duplicates-e2e', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${service.urls.audit}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${adminKey}` } } }));
-    try {
-      const names = (await client.listTools()).tools.map((t) => t.name);
-      expect(names).toContain('audit_full_audit_conflict_list');
-      expect(names.filter((n) => n.startsWith('audit_duplicate'))).toEqual([]);
-    } finally {
-      await client.close();
-    }
-  });
+  // The MCP catalogue is the same in either mode: embedded only (the rule at BOTH_MODES in @svc/test-kit).
+  if (mode === 'embedded') {
+    it('the duplicate operations are REST only: the audit MCP server does not list them (spec part 4)', async () => {
+      const client = new Client({ name: 'duplicates-e2e', version: '1.0.0' });
+      await client.connect(new StreamableHTTPClientTransport(new URL(`${service.urls.audit}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${adminKey}` } } }));
+      try {
+        const names = (await client.listTools()).tools.map((t) => t.name);
+        expect(names).toContain('audit_full_audit_conflict_list');
+        expect(names.filter((n) => n.startsWith('audit_duplicate'))).toEqual([]);
+      } finally {
+        await client.close();
+      }
+    });
+  }
 });

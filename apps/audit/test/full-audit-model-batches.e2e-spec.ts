@@ -1,6 +1,6 @@
 import { generateApiKey } from '@svc/identity-core';
 import { FakeAnthropicMessagesServer, MessagesRequestBody } from '@svc/llm/testing';
-import { Json, RunningService, ServiceMode, startService, waitFor } from '@svc/test-kit';
+import { BOTH_MODES, Json, RunningService, startService, waitFor } from '@svc/test-kit';
 import { FullAuditInstance, officeNotices } from './full-audit-instance';
 
 const unescape = (s: string) => s.replace(/&(lt|gt|quot|amp);/g, (_, e: string) => ({ lt: '<', gt: '>', quot: '"', amp: '&' })[e]!);
@@ -17,9 +17,10 @@ function judgeModel(_body: MessagesRequestBody, prompt: string): unknown {
  * Message Batches API (spoken by a local server) and raises none until the batch has ended; the sweep
  * polls it; then the candidates the model confirms are raised and those it rejects are not.
  * have-to-show counts the candidates awaiting the model. Here the full judgement is a settle: two
- * warranty contradictions that a document full of "period" hid come back when it is deleted.
+ * warranty contradictions that a document full of "period" hid come back when it is deleted. Both modes (BOTH_MODES):
+ * delayed settles, the repeating sweep and a judgement while the batch runs, in-process or on BullMQ.
  */
-describe.each<ServiceMode>(['embedded', 'distributed'])('full audit with the model judging in a batch (%s)', (mode) => {
+describe.each(BOTH_MODES)('full audit with the model judging in a batch (%s)', (mode) => {
   const server = new FakeAnthropicMessagesServer();
   let service: RunningService;
   const adminKey = generateApiKey();

@@ -1,6 +1,6 @@
 import { generateApiKey } from '@svc/identity-core';
 import { ChatCompletionsRequestBody, FakeAnthropicMessagesServer, FakeChatCompletionsServer, MessagesRequestBody } from '@svc/llm/testing';
-import { Json, RunningService, ServiceMode, startService, waitFor } from '@svc/test-kit';
+import { BOTH_MODES, Json, RunningService, startService, waitFor } from '@svc/test-kit';
 import { FullAuditInstance } from './full-audit-instance';
 
 const unescape = (s: string) => s.replace(/&(lt|gt|quot|amp);/g, (_, e: string) => ({ lt: '<', gt: '>', quot: '"', amp: '&' })[e]!);
@@ -38,9 +38,10 @@ function scriptedModel(tool: string | undefined, system: string, prompt: string)
  * contradiction no rule can find (two approvers, no figure) is raised once the model extracts and confirms it; a
  * quote the passage does not hold is dropped; an outage, the day's budget outside scans and a scan's budget of one
  * call stop the model's work cleanly, and the next scan resumes where they stopped; a rescan of the unchanged
- * repository calls the model for nothing.
+ * repository calls the model for nothing. Both modes (BOTH_MODES): the rescans of the two documents share the day's
+ * budget, one job at a time in the embedded mode, concurrently on BullMQ.
  */
-describe.each<ServiceMode>(['embedded', 'distributed'])('full audit with model-led discovery (%s)', (mode) => {
+describe.each(BOTH_MODES)('full audit with model-led discovery (%s)', (mode) => {
   const server = new FakeAnthropicMessagesServer();
   let service: RunningService;
   const adminKey = generateApiKey();

@@ -1,5 +1,5 @@
 import { generateApiKey } from '@svc/identity-core';
-import { Json, RunningService, ServiceMode, startService, waitFor } from '@svc/test-kit';
+import { BOTH_MODES, Json, RunningService, startService, waitFor } from '@svc/test-kit';
 import { FullAuditInstance, officeNotices } from './full-audit-instance';
 
 /**
@@ -11,7 +11,7 @@ import { FullAuditInstance, officeNotices } from './full-audit-instance';
  * their contradiction goes when it arrives and comes back when it is deleted, although neither
  * change touches the two statements. Both modes: the settle is a delayed, deduplicated job.
  */
-describe.each<ServiceMode>(['embedded', 'distributed'])('full audit settles after changes (%s)', (mode) => {
+describe.each(BOTH_MODES)('full audit settles after changes (%s)', (mode) => {
   let service: RunningService;
   const adminKey = generateApiKey();
   let instance: FullAuditInstance;

@@ -2,7 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { generateApiKey } from '@svc/identity-core';
 import { Client as PgClient } from 'pg';
-import { Json, post, RunningService, ServiceMode, startService, waitFor } from '@svc/test-kit';
+import { BOTH_MODES, Json, post, RunningService, startService, waitFor } from '@svc/test-kit';
 
 const UNKNOWN = '01ARZ3NDEKTSV4RRFFQ69G5FAV';
 
@@ -13,7 +13,7 @@ const UNKNOWN = '01ARZ3NDEKTSV4RRFFQ69G5FAV';
  * owner visibility, and the lifecycle: DISAPPEARED, REDETECTED, IGNORED never raised again.
  * Distributed mode: PostgreSQL, Redis/BullMQ and the HTTP repository client.
  */
-describe.each<ServiceMode>(['embedded', 'distributed'])('full audit (%s)', (mode) => {
+describe.each(BOTH_MODES)('full audit (%s)', (mode) => {
   let service: RunningService;
   const adminKey = generateApiKey();
   let instanceId: string;
@@ -79,37 +79,41 @@ describe.each<ServiceMode>(['embedded', 'distributed'])('full audit (%s)', (mode
     expect(await detail(refund.id, people.consumer.key)).toMatchObject({ id: refund.id, state: 'DETECTED' });
   }, 120000);
 
-  it('refuses: 400 for a qc_ id (wrong namespace, with the hint) on every operation and for bad fields, 404 unknown, 401, 403 by role and for non-members', async () => {
-    const ops: [string, object][] = [
-      ['/audit/full-audit/detail', {}],
-      ['/audit/full-audit/set-state', { state: 'managed' }],
-      ['/audit/full-audit/set-expert-answer', { answer: 'x' }],
-      ['/audit/full-audit/close', {}],
-      ['/audit/full-audit/ignore', {}],
-    ];
-    for (const [path, extra] of ops) {
-      const wrong = await audit(path, { instance_id: instanceId, conflict_id: `qc_${UNKNOWN}`, ...extra });
-      expect([path, wrong.status, wrong.body.code]).toEqual([path, 400, 'FULL_AUDIT_CONFLICT.WRONG_NAMESPACE']);
-      expect(wrong.body.hint).toContain('audit_question_conflict_get');
-      expect([path, (await audit(path, { instance_id: instanceId, conflict_id: `fc_${UNKNOWN}`, ...extra })).status]).toEqual([path, 404]);
-      expect([path, (await audit(path, { instance_id: instanceId, conflict_id: refund.id, ...extra, bogus: 1 })).status]).toEqual([path, 400]);
-      expect([path, (await anonymous(path, { instance_id: instanceId, conflict_id: refund.id, ...extra })).status]).toEqual([path, 401]);
-      expect([path, (await audit(path, { instance_id: instanceId, conflict_id: refund.id, ...extra }, people.billing.key)).status]).toEqual([path, 403]);
-      expect([path, (await audit(path, { instance_id: instanceId, conflict_id: refund.id, ...extra }, people.outsider.key)).status]).toEqual([path, 403]);
-    }
-    // Resolving needs a resolving role; set-state a governing one.
-    for (const [path, extra] of ops.slice(1)) expect([path, (await audit(path, { instance_id: instanceId, conflict_id: refund.id, ...extra }, people.consumer.key)).status]).toEqual([path, 403]);
-    expect((await audit('/audit/full-audit/set-state', { instance_id: instanceId, conflict_id: refund.id, state: 'managed' }, people.expert.key)).status).toBe(403);
-    expect((await audit('/audit/full-audit/set-state', { instance_id: instanceId, conflict_id: refund.id, state: 'closed' })).body.errors[0].message).toContain('state must be one of the following values');
-    expect((await audit('/audit/full-audit/set-expert-answer', { instance_id: instanceId, conflict_id: refund.id, answer: 42 })).body.errors[0].message).toBe('answer must be a string');
-    expect((await audit('/audit/full-audit/list', { instance_id: instanceId, state_in: ['OPEN'] })).status).toBe(400);
-    expect((await audit('/audit/full-audit/list', { instance_id: instanceId, only_linked_to_question: 'yes' })).status).toBe(400);
-    expect((await audit('/audit/full-audit/list', { instance_id: `ki_${UNKNOWN}` })).status).toBe(404);
-    expect((await anonymous('/audit/full-audit/list', { instance_id: instanceId })).status).toBe(401);
-    expect((await audit('/audit/full-audit/have-to-show', { instance_id: instanceId }, people.billing.key)).status).toBe(403);
-    // Nothing of that changed the conflict.
-    expect(await detail(refund.id)).toMatchObject({ state: 'DETECTED', answer: null, version: refund.version });
-  });
+  // Refusals of the HTTP layer (validation, guards, envelopes), the same code in either mode: embedded only (the rule
+  // at BOTH_MODES in @svc/test-kit).
+  if (mode === 'embedded') {
+    it('refuses: 400 for a qc_ id (wrong namespace, with the hint) on every operation and for bad fields, 404 unknown, 401, 403 by role and for non-members', async () => {
+      const ops: [string, object][] = [
+        ['/audit/full-audit/detail', {}],
+        ['/audit/full-audit/set-state', { state: 'managed' }],
+        ['/audit/full-audit/set-expert-answer', { answer: 'x' }],
+        ['/audit/full-audit/close', {}],
+        ['/audit/full-audit/ignore', {}],
+      ];
+      for (const [path, extra] of ops) {
+        const wrong = await audit(path, { instance_id: instanceId, conflict_id: `qc_${UNKNOWN}`, ...extra });
+        expect([path, wrong.status, wrong.body.code]).toEqual([path, 400, 'FULL_AUDIT_CONFLICT.WRONG_NAMESPACE']);
+        expect(wrong.body.hint).toContain('audit_question_conflict_get');
+        expect([path, (await audit(path, { instance_id: instanceId, conflict_id: `fc_${UNKNOWN}`, ...extra })).status]).toEqual([path, 404]);
+        expect([path, (await audit(path, { instance_id: instanceId, conflict_id: refund.id, ...extra, bogus: 1 })).status]).toEqual([path, 400]);
+        expect([path, (await anonymous(path, { instance_id: instanceId, conflict_id: refund.id, ...extra })).status]).toEqual([path, 401]);
+        expect([path, (await audit(path, { instance_id: instanceId, conflict_id: refund.id, ...extra }, people.billing.key)).status]).toEqual([path, 403]);
+        expect([path, (await audit(path, { instance_id: instanceId, conflict_id: refund.id, ...extra }, people.outsider.key)).status]).toEqual([path, 403]);
+      }
+      // Resolving needs a resolving role; set-state a governing one.
+      for (const [path, extra] of ops.slice(1)) expect([path, (await audit(path, { instance_id: instanceId, conflict_id: refund.id, ...extra }, people.consumer.key)).status]).toEqual([path, 403]);
+      expect((await audit('/audit/full-audit/set-state', { instance_id: instanceId, conflict_id: refund.id, state: 'managed' }, people.expert.key)).status).toBe(403);
+      expect((await audit('/audit/full-audit/set-state', { instance_id: instanceId, conflict_id: refund.id, state: 'closed' })).body.errors[0].message).toContain('state must be one of the following values');
+      expect((await audit('/audit/full-audit/set-expert-answer', { instance_id: instanceId, conflict_id: refund.id, answer: 42 })).body.errors[0].message).toBe('answer must be a string');
+      expect((await audit('/audit/full-audit/list', { instance_id: instanceId, state_in: ['OPEN'] })).status).toBe(400);
+      expect((await audit('/audit/full-audit/list', { instance_id: instanceId, only_linked_to_question: 'yes' })).status).toBe(400);
+      expect((await audit('/audit/full-audit/list', { instance_id: `ki_${UNKNOWN}` })).status).toBe(404);
+      expect((await anonymous('/audit/full-audit/list', { instance_id: instanceId })).status).toBe(401);
+      expect((await audit('/audit/full-audit/have-to-show', { instance_id: instanceId }, people.billing.key)).status).toBe(403);
+      // Nothing of that changed the conflict.
+      expect(await detail(refund.id)).toMatchObject({ state: 'DETECTED', answer: null, version: refund.version });
+    });
+  }
 
   it("set-expert-answer keeps the state and returns the recommendations, saved as compagnon_recommendations; close is idempotent; ignore on MANAGED is 409", async () => {
     const answered = await audit('/audit/full-audit/set-expert-answer', { instance_id: instanceId, conflict_id: refund.id, answer: 'Refunds are processed within 14 days.' }, people.expert.key);

@@ -2,7 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { AUDIT_OPERATIONS, AuditOperationName } from '@svc/contracts';
 import { generateApiKey } from '@svc/identity-core';
-import { Json, post, RunningService, ServiceMode, startService, waitFor } from '@svc/test-kit';
+import { BOTH_MODES, Json, post, RunningService, startService, waitFor } from '@svc/test-kit';
 
 type Transport = 'rest' | 'mcp';
 /** The spec's operations, and the one documented extension the walk needs (ADR: instance creation). */
@@ -19,7 +19,7 @@ const today = () => new Date().toISOString().slice(0, 10);
  * answer a missing subject's questions and generate its document, ingest that document and see the
  * question answered, manage a duplicate cluster and see it verified, and read every stat move.
  */
-describe.each<ServiceMode>(['embedded', 'distributed'])('the full walk (%s)', (mode) => {
+describe.each(BOTH_MODES)('the full walk (%s)', (mode) => {
   let service: RunningService;
   const adminKey = generateApiKey();
   const steward = { id: '', key: '' };

@@ -1,12 +1,14 @@
 import { generateApiKey } from '@svc/identity-core';
-import { Json, post, RunningService, ServiceMode, startService } from '@svc/test-kit';
+import { BOTH_MODES, Json, post, RunningService, startService } from '@svc/test-kit';
 import { Client } from 'pg';
 
 /**
  * The 12 instance and user operations over HTTP, against the built service in both runtime modes:
  * success and envelope, 400 (bad field, wrong prefix), 401, 403 (role, non-member, admin-only), 404.
+ * Both modes (BOTH_MODES): the lifecycle jobs, cross-app credentials, the activity log (read from PostgreSQL)
+ * and the data kept across a restart; the error matrix of every operation, embedded only.
  */
-describe.each<ServiceMode>(['embedded', 'distributed'])('instance and user operations (%s)', (mode) => {
+describe.each(BOTH_MODES)('instance and user operations (%s)', (mode) => {
   let service: RunningService;
   const adminKey = generateApiKey();
   let token: string;
@@ -263,83 +265,88 @@ describe.each<ServiceMode>(['embedded', 'distributed'])('instance and user opera
     });
   });
 
-  describe('error matrix, every operation', () => {
-    /** A valid body per operation, and whether it names an instance. */
-    const operations: { name: string; path: string; body: () => Record<string, unknown>; instance: boolean; idField: string }[] = [
-      { name: 'audit_instance_list_for_user', path: '/audit/instance/list-instances-for-user', body: () => ({}), instance: false, idField: '' },
-      { name: 'audit_instance_get', path: '/audit/instance/get-instance', body: () => ({ instance_id: instanceId }), instance: true, idField: 'instance_id' },
-      { name: 'audit_instance_get_svc_instances', path: '/audit/instance/get-svc-instances', body: () => ({ instance_id: instanceId }), instance: true, idField: 'instance_id' },
-      { name: 'audit_instance_update_step', path: '/audit/instance/update-instance-step', body: () => ({ instance_id: instanceId, step: 'RUNNING_PHASE' }), instance: true, idField: 'instance_id' },
-      { name: 'audit_instance_update_configuration', path: '/audit/instance/update-configuration', body: () => ({ instance_id: instanceId, need_detect_owner_document_feature: true }), instance: true, idField: 'instance_id' },
-      { name: 'audit_user_get_users', path: '/audit/user/get-users-for-instance', body: () => ({ instance_id: instanceId }), instance: true, idField: 'instance_id' },
-      { name: 'audit_user_list_instances', path: '/audit/user/list-user-instances', body: () => ({ user_id: adminUserId, organization_id: organizationId }), instance: false, idField: 'user_id' },
-      { name: 'audit_user_add', path: '/audit/user/add-user-to-instance', body: () => ({ instance_id: instanceId, user_id: people.consumer.id }), instance: true, idField: 'user_id' },
-      { name: 'audit_user_remove', path: '/audit/user/remove-user-from-instance', body: () => ({ instance_id: instanceId, user_id: people.consumer.id }), instance: true, idField: 'user_id' },
-      { name: 'audit_user_set_admin', path: '/audit/user/set-user-admin-for-instance', body: () => ({ instance_id: instanceId, user_id: people.consumer.id }), instance: true, idField: 'user_id' },
-      { name: 'audit_user_set_normal', path: '/audit/user/set-user-normal-for-instance', body: () => ({ instance_id: instanceId, user_id: people.consumer.id }), instance: true, idField: 'user_id' },
-      { name: 'audit_user_is_admin', path: '/audit/user/user-is-admin-for-instance', body: () => ({ instance_id: instanceId }), instance: true, idField: 'instance_id' },
-    ];
+  // The validation, guards and envelopes of the HTTP layer, the same code in either mode: embedded only (the rule at
+  // BOTH_MODES in @svc/test-kit; role-matrix.e2e-spec runs every operation by role, embedded too). The distributed
+  // run keeps the operations themselves, their jobs, their activity log and the restart.
+  if (mode === 'embedded') {
+    describe('error matrix, every operation', () => {
+      /** A valid body per operation, and whether it names an instance. */
+      const operations: { name: string; path: string; body: () => Record<string, unknown>; instance: boolean; idField: string }[] = [
+        { name: 'audit_instance_list_for_user', path: '/audit/instance/list-instances-for-user', body: () => ({}), instance: false, idField: '' },
+        { name: 'audit_instance_get', path: '/audit/instance/get-instance', body: () => ({ instance_id: instanceId }), instance: true, idField: 'instance_id' },
+        { name: 'audit_instance_get_svc_instances', path: '/audit/instance/get-svc-instances', body: () => ({ instance_id: instanceId }), instance: true, idField: 'instance_id' },
+        { name: 'audit_instance_update_step', path: '/audit/instance/update-instance-step', body: () => ({ instance_id: instanceId, step: 'RUNNING_PHASE' }), instance: true, idField: 'instance_id' },
+        { name: 'audit_instance_update_configuration', path: '/audit/instance/update-configuration', body: () => ({ instance_id: instanceId, need_detect_owner_document_feature: true }), instance: true, idField: 'instance_id' },
+        { name: 'audit_user_get_users', path: '/audit/user/get-users-for-instance', body: () => ({ instance_id: instanceId }), instance: true, idField: 'instance_id' },
+        { name: 'audit_user_list_instances', path: '/audit/user/list-user-instances', body: () => ({ user_id: adminUserId, organization_id: organizationId }), instance: false, idField: 'user_id' },
+        { name: 'audit_user_add', path: '/audit/user/add-user-to-instance', body: () => ({ instance_id: instanceId, user_id: people.consumer.id }), instance: true, idField: 'user_id' },
+        { name: 'audit_user_remove', path: '/audit/user/remove-user-from-instance', body: () => ({ instance_id: instanceId, user_id: people.consumer.id }), instance: true, idField: 'user_id' },
+        { name: 'audit_user_set_admin', path: '/audit/user/set-user-admin-for-instance', body: () => ({ instance_id: instanceId, user_id: people.consumer.id }), instance: true, idField: 'user_id' },
+        { name: 'audit_user_set_normal', path: '/audit/user/set-user-normal-for-instance', body: () => ({ instance_id: instanceId, user_id: people.consumer.id }), instance: true, idField: 'user_id' },
+        { name: 'audit_user_is_admin', path: '/audit/user/user-is-admin-for-instance', body: () => ({ instance_id: instanceId }), instance: true, idField: 'instance_id' },
+      ];
 
-    it('covers the 12 instance and user operations', () => {
-      expect(new Set(operations.map((o) => o.name)).size).toBe(12);
-    });
+      it('covers the 12 instance and user operations', () => {
+        expect(new Set(operations.map((o) => o.name)).size).toBe(12);
+      });
 
-    it.each(operations.map((o) => [o.name, o] as const))('%s: 401 without or with a bad credential', async (_n, op) => {
-      for (const credential of [undefined, 'not-a-key', generateApiKey()]) {
-        const res = await audit(op.path, op.body(), credential);
-        expect(res.status).toBe(401);
-        expect(res.body).toMatchObject({ status: 401, code: expect.stringMatching(/^AUTH\./) });
-      }
-    });
+      it.each(operations.map((o) => [o.name, o] as const))('%s: 401 without or with a bad credential', async (_n, op) => {
+        for (const credential of [undefined, 'not-a-key', generateApiKey()]) {
+          const res = await audit(op.path, op.body(), credential);
+          expect(res.status).toBe(401);
+          expect(res.body).toMatchObject({ status: 401, code: expect.stringMatching(/^AUTH\./) });
+        }
+      });
 
-    it.each(operations.map((o) => [o.name, o] as const))('%s: 400 naming an unknown field', async (_n, op) => {
-      const res = await audit(op.path, { ...op.body(), surprise: 1 }, adminKey);
-      expect(res.status).toBe(400);
-      expect(res.body.errors).toContainEqual({ field: 'surprise', message: 'surprise is not a known field' });
-    });
+      it.each(operations.map((o) => [o.name, o] as const))('%s: 400 naming an unknown field', async (_n, op) => {
+        const res = await audit(op.path, { ...op.body(), surprise: 1 }, adminKey);
+        expect(res.status).toBe(400);
+        expect(res.body.errors).toContainEqual({ field: 'surprise', message: 'surprise is not a known field' });
+      });
 
-    it.each(operations.filter((o) => o.idField).map((o) => [o.name, o] as const))('%s: 400 with a hint for an id of the wrong kind', async (_n, op) => {
-      const res = await audit(op.path, { ...op.body(), [op.idField]: 'fc_01ARZ3NDEKTSV4RRFFQ69G5FAV' }, adminKey);
-      expect(res.status).toBe(400);
-      expect(res.body.code).toMatch(/\.WRONG_NAMESPACE$/);
-      expect(res.body.hint).toEqual(expect.any(String));
-    });
+      it.each(operations.filter((o) => o.idField).map((o) => [o.name, o] as const))('%s: 400 with a hint for an id of the wrong kind', async (_n, op) => {
+        const res = await audit(op.path, { ...op.body(), [op.idField]: 'fc_01ARZ3NDEKTSV4RRFFQ69G5FAV' }, adminKey);
+        expect(res.status).toBe(400);
+        expect(res.body.code).toMatch(/\.WRONG_NAMESPACE$/);
+        expect(res.body.hint).toEqual(expect.any(String));
+      });
 
-    it.each(operations.map((o) => [o.name, o] as const))('%s: 403 for a role the operation does not allow (BILLING)', async (_n, op) => {
-      const res = await audit(op.path, op.body(), people.billing.key);
-      expect(res.status).toBe(403);
-    });
+      it.each(operations.map((o) => [o.name, o] as const))('%s: 403 for a role the operation does not allow (BILLING)', async (_n, op) => {
+        const res = await audit(op.path, op.body(), people.billing.key);
+        expect(res.status).toBe(403);
+      });
 
-    it.each(operations.filter((o) => o.instance).map((o) => [o.name, o] as const))('%s: 403 for a member of the organisation who is not on the instance', async (_n, op) => {
-      // A fresh service account allowed by role and unknown to the instance: STEWARD, or ACTIVATION_MANAGER
-      // for the audit link key, which follows the key-management roles (ADR 0028).
-      const role = op.name === 'audit_instance_get_svc_instances' ? 'ACTIVATION_MANAGER' : 'STEWARD';
-      const outsider = await platform('/core/organization/api-keys/create', { name: `${role} ${op.name}`, roles: [role] }, token);
-      const res = await audit(op.path, op.body(), outsider.body.response.api_key);
-      expect(res.status).toBe(403);
-      expect(res.body.code).toBe('WORKSPACE.NOT_A_MEMBER');
-    });
+      it.each(operations.filter((o) => o.instance).map((o) => [o.name, o] as const))('%s: 403 for a member of the organisation who is not on the instance', async (_n, op) => {
+        // A fresh service account allowed by role and unknown to the instance: STEWARD, or ACTIVATION_MANAGER
+        // for the audit link key, which follows the key-management roles (ADR 0028).
+        const role = op.name === 'audit_instance_get_svc_instances' ? 'ACTIVATION_MANAGER' : 'STEWARD';
+        const outsider = await platform('/core/organization/api-keys/create', { name: `${role} ${op.name}`, roles: [role] }, token);
+        const res = await audit(op.path, op.body(), outsider.body.response.api_key);
+        expect(res.status).toBe(403);
+        expect(res.body.code).toBe('WORKSPACE.NOT_A_MEMBER');
+      });
 
-    it.each(operations.filter((o) => o.instance).map((o) => [o.name, o] as const))('%s: 404 for an instance that does not exist', async (_n, op) => {
-      const res = await audit(op.path, { ...op.body(), instance_id: unknownInstance }, adminKey);
-      expect(res.status).toBe(404);
-      expect(res.body.code).toBe('WORKSPACE.INSTANCE_NOT_FOUND');
-    });
+      it.each(operations.filter((o) => o.instance).map((o) => [o.name, o] as const))('%s: 404 for an instance that does not exist', async (_n, op) => {
+        const res = await audit(op.path, { ...op.body(), instance_id: unknownInstance }, adminKey);
+        expect(res.status).toBe(404);
+        expect(res.body.code).toBe('WORKSPACE.INSTANCE_NOT_FOUND');
+      });
 
-    it.each(operations.filter((o) => o.instance).map((o) => [o.name, o] as const))('%s: 400 for a bad field before the instance is looked up (an unknown instance does not mask it)', async (_n, op) => {
-      const res = await audit(op.path, { ...op.body(), instance_id: unknownInstance, bogus: 1 }, adminKey);
-      expect(res.status).toBe(400);
-      expect(res.body.errors).toContainEqual({ field: 'bogus', message: 'bogus is not a known field' });
-      const illTyped = await audit(op.path, { ...op.body(), instance_id: 42 }, adminKey);
-      expect(illTyped.status).toBe(400);
-      expect(illTyped.body.errors).toContainEqual(expect.objectContaining({ field: 'instance_id' }));
-    });
+      it.each(operations.filter((o) => o.instance).map((o) => [o.name, o] as const))('%s: 400 for a bad field before the instance is looked up (an unknown instance does not mask it)', async (_n, op) => {
+        const res = await audit(op.path, { ...op.body(), instance_id: unknownInstance, bogus: 1 }, adminKey);
+        expect(res.status).toBe(400);
+        expect(res.body.errors).toContainEqual({ field: 'bogus', message: 'bogus is not a known field' });
+        const illTyped = await audit(op.path, { ...op.body(), instance_id: 42 }, adminKey);
+        expect(illTyped.status).toBe(400);
+        expect(illTyped.body.errors).toContainEqual(expect.objectContaining({ field: 'instance_id' }));
+      });
 
-    it('audit_user_list_instances: 404 for another organisation, 403 for another user when not a global admin', async () => {
-      expect((await audit('/audit/user/list-user-instances', { user_id: adminUserId, organization_id: 'org_01ARZ3NDEKTSV4RRFFQ69G5FAV' }, adminKey)).status).toBe(404);
-      expect((await audit('/audit/user/list-user-instances', { user_id: adminUserId, organization_id: organizationId }, people.consumer.key)).status).toBe(403);
+      it('audit_user_list_instances: 404 for another organisation, 403 for another user when not a global admin', async () => {
+        expect((await audit('/audit/user/list-user-instances', { user_id: adminUserId, organization_id: 'org_01ARZ3NDEKTSV4RRFFQ69G5FAV' }, adminKey)).status).toBe(404);
+        expect((await audit('/audit/user/list-user-instances', { user_id: adminUserId, organization_id: organizationId }, people.consumer.key)).status).toBe(403);
+      });
     });
-  });
+  }
 
   if (mode === 'distributed') {
     it('records every mutation in the activity log with actor and credential', async () => {

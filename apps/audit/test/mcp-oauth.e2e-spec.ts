@@ -6,7 +6,7 @@ import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } fr
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { generateApiKey } from '@svc/identity-core';
 import { newId } from '@svc/kernel';
-import { Json, post, RunningService, ServiceMode, startService } from '@svc/test-kit';
+import { BOTH_MODES, Json, post, RunningService, startService } from '@svc/test-kit';
 import { createRemoteJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify } from 'jose';
 import { Client as PgClient } from 'pg';
 
@@ -16,7 +16,8 @@ import { Client as PgClient } from 'pg';
  * audit `/mcp` endpoint. The consent is pre-approved by a stored consent record so the real authorize
  * path runs: inserted into `identity.oauth_consents` on PostgreSQL (distributed); the embedded
  * database (PGlite) accepts one connection, held by the running service, so there the record is
- * stored by approving the consent form once and the authorize request is then sent again.
+ * stored by approving the consent form once and the authorize request is then sent again. Both modes (BOTH_MODES):
+ * the tokens platform-auth issues are verified by another app in the distributed mode.
  */
 
 const ADMIN_EMAIL = 'admin@example.com';
@@ -123,7 +124,7 @@ function hiddenField(html: string, name: string): string {
   return match[1].replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
 }
 
-describe.each<ServiceMode>(['embedded', 'distributed'])('audit MCP endpoint with OAuth 2.1 and the official SDK client (%s)', (mode) => {
+describe.each(BOTH_MODES)('audit MCP endpoint with OAuth 2.1 and the official SDK client (%s)', (mode) => {
   let service: RunningService;
   let urls: RunningService['urls'];
   let mcpUrl: string;

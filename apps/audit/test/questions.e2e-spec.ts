@@ -2,7 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { generateApiKey } from '@svc/identity-core';
 import { Client as PgClient } from 'pg';
-import { Json, post, RunningService, ServiceMode, startService, waitFor } from '@svc/test-kit';
+import { BOTH_MODES, Json, post, RunningService, startService, waitFor } from '@svc/test-kit';
 
 const UNKNOWN = '01ARZ3NDEKTSV4RRFFQ69G5FAV';
 
@@ -12,7 +12,7 @@ const UNKNOWN = '01ARZ3NDEKTSV4RRFFQ69G5FAV';
  * the conflict between the two documents that disagree; then the expert's answer, recommendations,
  * close, ignore and every refusal. Distributed mode: PostgreSQL, Redis/BullMQ and the HTTP repository client.
  */
-describe.each<ServiceMode>(['embedded', 'distributed'])('mandatory questions and question conflicts (%s)', (mode) => {
+describe.each(BOTH_MODES)('mandatory questions and question conflicts (%s)', (mode) => {
   let service: RunningService;
   const adminKey = generateApiKey();
   let instanceId: string;
@@ -97,27 +97,31 @@ describe.each<ServiceMode>(['embedded', 'distributed'])('mandatory questions and
     expect(all.total).toBe(1);
   }, 120000);
 
-  it('audit_question_conflict_get, and 400 for a fc_ id (wrong namespace), a bad field, a bad prefix; 404 for an unknown one', async () => {
-    const [conflict] = await openConflicts();
-    const got = await audit('/audit/conflict/get', { instance_id: instanceId, conflict_id: conflict.id }, people.consumer.key);
-    expect(got.status).toBe(200);
-    expect(got.body.response).toMatchObject({ id: conflict.id, question: expect.stringContaining('refund'), state: 'OPEN', recommendations: [] });
-    const wrong = await audit('/audit/conflict/get', { instance_id: instanceId, conflict_id: `fc_${UNKNOWN}` });
-    expect(wrong.status).toBe(400);
-    expect(wrong.body.code).toBe('QUESTION_CONFLICT.WRONG_NAMESPACE');
-    expect(wrong.body.hint).toContain('audit_full_audit_conflict_get');
-    for (const op of ['/audit/conflict/set-answer', '/audit/conflict/set-managed', '/audit/conflict/set-ignored']) {
-      const body = { instance_id: instanceId, conflict_id: `fc_${UNKNOWN}`, ...(op.endsWith('answer') ? { answer: 'x' } : {}) };
-      expect((await audit(op, body)).body.code).toBe('QUESTION_CONFLICT.WRONG_NAMESPACE');
-    }
-    expect((await audit('/audit/conflict/get', { instance_id: instanceId, conflict_id: 'qc_nope' })).status).toBe(400);
-    expect((await audit('/audit/conflict/get', { instance_id: instanceId, conflict_id: conflict.id, extra: 1 })).status).toBe(400);
-    expect((await audit('/audit/conflict/list-conflicts-for-instance', { instance_id: instanceId, state_in: ['CLOSED'] })).status).toBe(400);
-    expect((await audit('/audit/conflict/list-conflicts-for-instance', { instance_id: instanceId, document_id_in: [`mq_${UNKNOWN}`] })).status).toBe(400);
-    expect((await audit('/audit/conflict/get', { instance_id: instanceId, conflict_id: `qc_${UNKNOWN}` })).status).toBe(404);
-    expect((await audit('/audit/mandatory-question/create', { instance_id: instanceId, question: 42 })).body.errors[0].message).toBe('question must be a string');
-    expect((await audit('/audit/mandatory-question/set-managed', { instance_id: instanceId, question_id: `qc_${UNKNOWN}` })).status).toBe(400);
-  });
+  // Refusals of the HTTP layer (validation, guards, envelopes), the same code in either mode: embedded only (the rule
+  // at BOTH_MODES in @svc/test-kit).
+  if (mode === 'embedded') {
+    it('audit_question_conflict_get, and 400 for a fc_ id (wrong namespace), a bad field, a bad prefix; 404 for an unknown one', async () => {
+      const [conflict] = await openConflicts();
+      const got = await audit('/audit/conflict/get', { instance_id: instanceId, conflict_id: conflict.id }, people.consumer.key);
+      expect(got.status).toBe(200);
+      expect(got.body.response).toMatchObject({ id: conflict.id, question: expect.stringContaining('refund'), state: 'OPEN', recommendations: [] });
+      const wrong = await audit('/audit/conflict/get', { instance_id: instanceId, conflict_id: `fc_${UNKNOWN}` });
+      expect(wrong.status).toBe(400);
+      expect(wrong.body.code).toBe('QUESTION_CONFLICT.WRONG_NAMESPACE');
+      expect(wrong.body.hint).toContain('audit_full_audit_conflict_get');
+      for (const op of ['/audit/conflict/set-answer', '/audit/conflict/set-managed', '/audit/conflict/set-ignored']) {
+        const body = { instance_id: instanceId, conflict_id: `fc_${UNKNOWN}`, ...(op.endsWith('answer') ? { answer: 'x' } : {}) };
+        expect((await audit(op, body)).body.code).toBe('QUESTION_CONFLICT.WRONG_NAMESPACE');
+      }
+      expect((await audit('/audit/conflict/get', { instance_id: instanceId, conflict_id: 'qc_nope' })).status).toBe(400);
+      expect((await audit('/audit/conflict/get', { instance_id: instanceId, conflict_id: conflict.id, extra: 1 })).status).toBe(400);
+      expect((await audit('/audit/conflict/list-conflicts-for-instance', { instance_id: instanceId, state_in: ['CLOSED'] })).status).toBe(400);
+      expect((await audit('/audit/conflict/list-conflicts-for-instance', { instance_id: instanceId, document_id_in: [`mq_${UNKNOWN}`] })).status).toBe(400);
+      expect((await audit('/audit/conflict/get', { instance_id: instanceId, conflict_id: `qc_${UNKNOWN}` })).status).toBe(404);
+      expect((await audit('/audit/mandatory-question/create', { instance_id: instanceId, question: 42 })).body.errors[0].message).toBe('question must be a string');
+      expect((await audit('/audit/mandatory-question/set-managed', { instance_id: instanceId, question_id: `qc_${UNKNOWN}` })).status).toBe(400);
+    });
+  }
 
   it('filters: state_in, question_id_in, document_id_in', async () => {
     const list = (body: object) => audit('/audit/conflict/list-conflicts-for-instance', { instance_id: instanceId, ...body });
@@ -155,28 +159,32 @@ describe.each<ServiceMode>(['embedded', 'distributed'])('mandatory questions and
     expect(await seenBy(people.consumer.key)).toEqual({ listed: 1, got: 200, count: 1, recommendations: 200 });
   });
 
-  it('refuses: 401 without credential, 403 by role and for non-members, 404 for unknown instances', async () => {
-    const [conflict] = await openConflicts();
-    const reads: [string, object][] = [
-      ['/audit/mandatory-question/list', {}],
-      ['/audit/conflict/list-conflicts-for-instance', {}],
-      ['/audit/conflict/get', { conflict_id: conflict.id }],
-      ['/audit/conflict/get-top-collaborators', {}],
-      ['/audit/document/get-recommendations', { document_id: docs.faq }],
-    ];
-    for (const [path, extra] of reads) {
-      const body = { instance_id: instanceId, ...extra };
-      expect((await post(`${service.urls.audit}${path}`, body)).status).toBe(401);
-      expect((await audit(path, body, people.billing.key)).status).toBe(403);
-      expect((await audit(path, body, people.outsider.key)).status).toBe(403);
-      expect((await audit(path, { ...body, instance_id: `ki_${UNKNOWN}` })).status).toBe(404);
-    }
-    // resolve: not for CONSUMER; govern: not for KNOWLEDGE_EXPERT or CONSUMER.
-    expect((await audit('/audit/conflict/set-answer', { instance_id: instanceId, conflict_id: conflict.id, answer: '14 days' }, people.consumer.key)).status).toBe(403);
-    expect((await audit('/audit/mandatory-question/create', { instance_id: instanceId, question: 'Who signs contracts?' }, people.expert.key)).status).toBe(403);
-    expect((await audit('/audit/mandatory-question/set-ignored', { instance_id: instanceId, question_id: unanswerable }, people.consumer.key)).status).toBe(403);
-    expect((await audit('/audit/mandatory-question/set-ignored', { instance_id: instanceId, question_id: `mq_${UNKNOWN}` })).status).toBe(404);
-  });
+  // Refusals of the HTTP layer (validation, guards, envelopes), the same code in either mode: embedded only (the rule
+  // at BOTH_MODES in @svc/test-kit).
+  if (mode === 'embedded') {
+    it('refuses: 401 without credential, 403 by role and for non-members, 404 for unknown instances', async () => {
+      const [conflict] = await openConflicts();
+      const reads: [string, object][] = [
+        ['/audit/mandatory-question/list', {}],
+        ['/audit/conflict/list-conflicts-for-instance', {}],
+        ['/audit/conflict/get', { conflict_id: conflict.id }],
+        ['/audit/conflict/get-top-collaborators', {}],
+        ['/audit/document/get-recommendations', { document_id: docs.faq }],
+      ];
+      for (const [path, extra] of reads) {
+        const body = { instance_id: instanceId, ...extra };
+        expect((await post(`${service.urls.audit}${path}`, body)).status).toBe(401);
+        expect((await audit(path, body, people.billing.key)).status).toBe(403);
+        expect((await audit(path, body, people.outsider.key)).status).toBe(403);
+        expect((await audit(path, { ...body, instance_id: `ki_${UNKNOWN}` })).status).toBe(404);
+      }
+      // resolve: not for CONSUMER; govern: not for KNOWLEDGE_EXPERT or CONSUMER.
+      expect((await audit('/audit/conflict/set-answer', { instance_id: instanceId, conflict_id: conflict.id, answer: '14 days' }, people.consumer.key)).status).toBe(403);
+      expect((await audit('/audit/mandatory-question/create', { instance_id: instanceId, question: 'Who signs contracts?' }, people.expert.key)).status).toBe(403);
+      expect((await audit('/audit/mandatory-question/set-ignored', { instance_id: instanceId, question_id: unanswerable }, people.consumer.key)).status).toBe(403);
+      expect((await audit('/audit/mandatory-question/set-ignored', { instance_id: instanceId, question_id: `mq_${UNKNOWN}` })).status).toBe(404);
+    });
+  }
 
   it('state machine: close on OPEN is 409; concurrent set-answers lose no update; recommendations; close; idempotent repeats', async () => {
     const [conflict] = await openConflicts();

@@ -1,11 +1,14 @@
 import { generateApiKey } from '@svc/identity-core';
-import { post, RunningService, startService } from '@svc/test-kit';
+import { BOTH_MODES, post, RunningService, startService } from '@svc/test-kit';
 import { login, registerClient, submitLogin, tokenRequest } from './support/auth-flows';
 
 const PASSWORD = 'correct horse battery staple';
 
-/** SECURITY.md: brute force on key exchange, login, registration, token and refresh → 429 with Retry-After. */
-describe.each(['embedded', 'distributed'] as const)('rate limits (%s)', (mode) => {
+/**
+ * SECURITY.md: brute force on key exchange, login, registration, token and refresh → 429 with Retry-After. Both modes
+ * (BOTH_MODES): the counters are in memory in the standalone, in Redis for the distributed apps.
+ */
+describe.each(BOTH_MODES)('rate limits (%s)', (mode) => {
   let service: RunningService;
   const adminKey = generateApiKey();
 
@@ -96,7 +99,7 @@ describe('cookie refresh rate limit', () => {
 });
 
 /** The lockout must not tell which e-mails have accounts: an unknown e-mail is refused like a locked one. */
-describe.each(['embedded', 'distributed'] as const)('login lockout without account enumeration (%s)', (mode) => {
+describe.each(BOTH_MODES)('login lockout without account enumeration (%s)', (mode) => {
   let service: RunningService;
   beforeAll(async () => {
     service = await startService(mode, { BOOTSTRAP_ADMIN_PASSWORD: PASSWORD, LOGIN_MAX_FAILURES: '3', RATE_LIMIT_LOGIN_PER_MINUTE: '50' });

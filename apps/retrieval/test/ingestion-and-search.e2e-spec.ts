@@ -1,10 +1,14 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { generateApiKey } from '@svc/identity-core';
-import { buildDocx, buildPdf, Json, post, RunningService, ServiceMode, startService } from '@svc/test-kit';
+import { BOTH_MODES, buildDocx, buildPdf, Json, post, RunningService, startService } from '@svc/test-kit';
 
-/** Documents in through the instance API, indexed by the workers, found again by hybrid search. */
-describe.each<ServiceMode>(['embedded', 'distributed'])('ingestion and semantic search (%s)', (mode) => {
+/**
+ * Documents in through the instance API, indexed by the workers, found again by hybrid search. Both modes (BOTH_MODES):
+ * indexing jobs (in-process or BullMQ, one at a time or concurrently), the vector store (exact scan on PGlite, pgvector
+ * on PostgreSQL when installed) and the apps' start (value models loaded before requests, per process).
+ */
+describe.each(BOTH_MODES)('ingestion and semantic search (%s)', (mode) => {
   let service: RunningService;
   const adminKey = generateApiKey();
   let instanceId: string;
@@ -24,7 +28,10 @@ describe.each<ServiceMode>(['embedded', 'distributed'])('ingestion and semantic 
   }
 
   beforeAll(async () => {
-    service = await startService(mode, { BOOTSTRAP_ADMIN_API_KEY: adminKey, INGESTION_MAX_INSTANCE_BYTES: '300000' });
+    // Info: the start's "value models loaded" line is asserted below.
+    service = await startService(mode, { BOOTSTRAP_ADMIN_API_KEY: adminKey, INGESTION_MAX_INSTANCE_BYTES: '300000', LOG_LEVEL: 'info', TEXT_PRELOAD_LANGUAGES: 'en' });
+    // The value models were built before the apps took requests (the retrieval and workers processes, or the standalone).
+    expect(service.output()).toMatch(/"milliseconds":\{"en":\d+\}.*"msg":"value models loaded"/u);
     instanceId = (await post(`${service.urls.audit}/audit/instance/create`, { name: 'Handbook' }, adminKey)).body.response.instance_id;
     instanceKey = (await post(`${service.urls.audit}/audit/instance/get-svc-instances`, { instance_id: instanceId }, adminKey)).body.response[0].api_key;
   }, 120000);

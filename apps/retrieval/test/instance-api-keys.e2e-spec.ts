@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { generateApiKey } from '@svc/identity-core';
-import { Json, post, RunningService, ServiceMode, startService } from '@svc/test-kit';
+import { BOTH_MODES, Json, post, RunningService, startService } from '@svc/test-kit';
 import { Client } from 'pg';
 
 const CLI = join(__dirname, '..', '..', '..', 'dist', 'tools', 'cli', 'src', 'main.js');
@@ -12,7 +12,7 @@ const KEY_FIELDS = ['created_at', 'id', 'instance_id', 'name', 'revoked_at'];
  * Instance API keys managed over the retrieval API (bearer credentials; ADMIN and ACTIVATION_MANAGER)
  * and used on the instance API (`instance-id` + `api-key` headers), in both runtime modes.
  */
-describe.each<ServiceMode>(['embedded', 'distributed'])('instance API keys (%s)', (mode) => {
+describe.each(BOTH_MODES)('instance API keys (%s)', (mode) => {
   let service: RunningService;
   const adminKey = generateApiKey();
   const people: Record<'activation' | 'outsider' | 'steward' | 'consumer', { id: string; key: string }> = {} as never;

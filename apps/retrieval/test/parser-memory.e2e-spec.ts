@@ -1,5 +1,5 @@
 import { generateApiKey } from '@svc/identity-core';
-import { buildPdf, buildPdfFlateBomb, descendantsOf, Json, post, processStatus, RunningService, sampleMemory, ServiceMode, startService } from '@svc/test-kit';
+import { BOTH_MODES, buildPdf, buildPdfFlateBomb, descendantsOf, Json, post, processStatus, RunningService, sampleMemory, startService } from '@svc/test-kit';
 
 const MiB = 1024 * 1024;
 /** PARSER_MAX_MEMORY_MB's default: what one parse may hold, its process included. */
@@ -11,7 +11,7 @@ const PARSE_LIMIT_MIB = 512;
  * must end in PARSING_ERROR with a clear reason, the parse held to PARSE_LIMIT_MIB in a process of
  * its own, the service's own processes never near it, and everything back to the baseline after.
  */
-describe.each<ServiceMode>(['embedded', 'distributed'])('parser memory under a PDF flate bomb (%s)', (mode) => {
+describe.each(BOTH_MODES)('parser memory under a PDF flate bomb (%s)', (mode) => {
   let service: RunningService;
   const adminKey = generateApiKey();
   let instanceId: string;

@@ -1,15 +1,17 @@
 import { generateApiKey } from '@svc/identity-core';
 import { FakeAnthropicMessagesServer } from '@svc/llm/testing';
 import { answerExtractively, readAnswerPrompt } from '@svc/repository-core';
-import { Json, post, RunningService, ServiceMode, startService, waitFor } from '@svc/test-kit';
+import { Json, post, RunningService, startService, waitFor } from '@svc/test-kit';
 
 /**
  * `/api/search/query` with LLM_PROVIDER=anthropic: the retrieval app answers through Anthropic's
  * Messages API, here a local HTTP server that speaks it (its answers come from the excerpts the
  * service sends, so a wrong prompt gives a wrong answer), with its overload, rate-limit, error and
- * silence responses.
+ * silence responses. Embedded only (the rule at BOTH_MODES in @svc/test-kit): the retrieval app answers within the
+ * request, through the same adapter, in either mode (no job, no other app); the distributed retrieval app answers
+ * in ingestion-and-search, which also checks its value models are loaded before it takes requests.
  */
-describe.each<ServiceMode>(['embedded', 'distributed'])('search answers through the Anthropic Messages API (%s)', (mode) => {
+describe('search answers through the Anthropic Messages API (embedded)', () => {
   const adminKey = generateApiKey();
   const llmKey = `sk-ant-test-${generateApiKey().slice(-24)}`;
   const messages = new FakeAnthropicMessagesServer();
@@ -27,7 +29,7 @@ describe.each<ServiceMode>(['embedded', 'distributed'])('search answers through 
   beforeAll(async () => {
     messages.expectedApiKey = llmKey;
     const baseUrl = await messages.start();
-    service = await startService(mode, {
+    service = await startService('embedded', {
       BOOTSTRAP_ADMIN_API_KEY: adminKey,
       LLM_PROVIDER: 'anthropic',
       // Model-led discovery (ADR 0048) would send the full audit's own calls to this server; this test is about another path.
@@ -42,7 +44,7 @@ describe.each<ServiceMode>(['embedded', 'distributed'])('search answers through 
       LOG_LEVEL: 'info',
       TEXT_PRELOAD_LANGUAGES: 'en',
     });
-    // The value models were built before the apps took requests (the retrieval and workers processes, or the standalone).
+    // The value models were built before the standalone took requests.
     expect(service.output()).toMatch(/"milliseconds":\{"en":\d+\}.*"msg":"value models loaded"/u);
     instanceId = (await post(`${service.urls.audit}/audit/instance/create`, { name: 'Handbook' }, adminKey)).body.response.instance_id;
     instanceKey = (await post(`${service.urls.audit}/audit/instance/get-svc-instances`, { instance_id: instanceId }, adminKey)).body.response[0].api_key;

@@ -7,6 +7,23 @@ import { createTestDatabase, TEST_REDIS_URL, TestDatabase } from './test-databas
 
 export type ServiceMode = 'embedded' | 'distributed';
 
+/**
+ * The e2e mode matrix: `describe.each(BOTH_MODES)` for a spec that runs against both runtime modes.
+ *
+ * Rule: e2e in both modes only for what differs by mode. The modes share the use cases and the HTTP layer
+ * (controllers, validation, guards, error envelopes, MCP). They differ in the database driver (PGlite or
+ * PostgreSQL: connections, concurrency, pgvector), the job queues (the in-process database queue runs one job at a
+ * time, BullMQ on Redis runs them concurrently: races between jobs; delayed, deduplicated and repeating jobs), the
+ * process split (one process or four apps: cross-app auth, the HTTP repository client, memory per process), worker
+ * crash recovery, migrations, Redis-backed state (rate limits) and readiness. A spec whose subject is one of those,
+ * or which asserts what only the distributed mode shows (the activity log read from PostgreSQL), runs in both modes
+ * (or only in the one it is about). A spec of the shared use cases and HTTP layer runs embedded only (the cheaper
+ * mode): its distributed run would be a duplicate; so do the refusal matrices inside the specs that run in both.
+ * The distributed mode still carries every use case end to end in the full walk (through BullMQ and the HTTP
+ * repository client).
+ */
+export const BOTH_MODES: readonly ServiceMode[] = ['embedded', 'distributed'];
+
 /** The repository root: the nearest folder with a package.json (from the sources or from dist/). */
 function findRoot(start: string): string {
   for (let dir = start; ; dir = dirname(dir)) {
@@ -179,7 +196,8 @@ async function waitUntilReady(urls: string[], processes: ChildProcess[], output:
         // not listening yet
       }
       if (Date.now() > deadline) throw new Error(`${url} not ready within 60 s:\n${output()}`);
-      await new Promise((r) => setTimeout(r, 200));
+      // A refused connection costs little: poll often, every start of every e2e file waits here.
+      await new Promise((r) => setTimeout(r, 50));
     }
   }
 }
