@@ -303,6 +303,29 @@ Promise.all([attempt('json', { 'content-type': 'application/json' }), attempt('s
     await page.close();
   });
 
+  it('speaks French to a French browser, and to the web app in French: the form, a wrong password (401) and the page language', async () => {
+    const french = await browser.newContext({ locale: 'fr-FR' });
+    try {
+      const page = await french.newPage();
+      const response = await page.goto(`${auth}/auth/login?next=${encodeURIComponent(`${auth}/auth/account`)}`);
+      expect(response?.headers()['content-language']).toBe('fr');
+      await expect(page.locator('html').getAttribute('lang')).resolves.toBe('fr');
+      await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Connexion à docaudit');
+      await page.getByLabel('Adresse e-mail').fill(EMAIL);
+      await page.getByLabel('Mot de passe').fill('not the password');
+      const [submitted] = await Promise.all([page.waitForResponse((r) => r.url() === `${auth}/auth/login` && r.request().method() === 'POST'), page.getByRole('button', { name: 'Se connecter' }).click()]);
+      expect(submitted.status()).toBe(401);
+      await expect(page.getByRole('alert').textContent()).resolves.toBe('Adresse e-mail ou mot de passe incorrect.');
+      // The web app asks for its own language, whatever the browser's.
+      const english = await context.newPage();
+      await english.goto(`${auth}/auth/login?lang=fr`);
+      await expect(english.getByRole('button', { name: 'Se connecter' }).count()).resolves.toBe(1);
+      await english.close();
+    } finally {
+      await french.close();
+    }
+  });
+
   it('refuses the copied cookie values after sign-out (401 on audit REST and on cookie-refresh)', async () => {
     expect(refreshedCookie).toBeDefined();
     for (const cookie of [loginCookie, refreshedCookie] as string[]) {

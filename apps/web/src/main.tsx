@@ -11,7 +11,12 @@ import { Session } from '@/lib/session';
 
 async function main(): Promise<void> {
   const location = readAppLocation(document);
-  const session = new Session({ authUrl: location.authUrl, currentUrl: () => window.location.href, leave: (url) => window.location.assign(url) });
+  const session = new Session({
+    authUrl: location.authUrl,
+    currentUrl: () => window.location.href,
+    leave: (url) => window.location.assign(url),
+    language: () => preferredLanguage(storedLanguage(), navigator.languages),
+  });
   const api = createAuditClient({ apiBase: location.apiBase, session });
   const queryClient = createQueryClient();
   const starting = session.start();

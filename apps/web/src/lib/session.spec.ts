@@ -45,6 +45,14 @@ describe('Session (svc_auth cookie)', () => {
     expect(left).toEqual([`${AUTH}/auth/login?next=${encodeURIComponent(HERE)}`]);
   });
 
+  it("asks the login page to speak the app's language", async () => {
+    const auth = fakeAuth([401]);
+    const left: string[] = [];
+    const s = new Session({ authUrl: AUTH, currentUrl: () => HERE, leave: (url) => left.push(url), fetch: auth.fetch, language: () => 'fr' });
+    await s.start();
+    expect(left).toEqual([`${AUTH}/auth/login?next=${encodeURIComponent(HERE)}&lang=fr`]);
+  });
+
   it('ends the session when a scheduled renewal is refused (absolute maximum reached, signed out elsewhere)', async () => {
     const auth = fakeAuth([200, 401]);
     const { session: s, left } = session(auth);

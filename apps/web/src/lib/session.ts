@@ -12,6 +12,8 @@ export interface SessionOptions {
   currentUrl: () => string;
   /** Leaves the app for another page (the login page). */
   leave: (url: string) => void;
+  /** The app's language, for the login page to speak it too (`lang`); without it the login page reads the browser's. */
+  language?: () => string | undefined;
   fetch?: (input: string, init: RequestInit) => Promise<Response>;
   /** Retry delay after an unavailable renewal. */
   retrySeconds?: number;
@@ -33,7 +35,8 @@ export class Session {
   constructor(private readonly options: SessionOptions) {}
 
   loginUrl(): string {
-    return `${this.options.authUrl}/auth/login?next=${encodeURIComponent(this.options.currentUrl())}`;
+    const language = this.options.language?.();
+    return `${this.options.authUrl}/auth/login?next=${encodeURIComponent(this.options.currentUrl())}${language ? `&lang=${encodeURIComponent(language)}` : ''}`;
   }
 
   /** Renews the cookie now; concurrent callers share one request. */

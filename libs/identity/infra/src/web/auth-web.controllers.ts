@@ -16,7 +16,7 @@ import { IsString, MaxLength } from 'class-validator';
 import type { Request, Response } from 'express';
 import { decodeJwt } from 'jose';
 import { CsrfTokens, safeNext, SessionCookies, SignedPayloads } from './browser-security';
-import { accountPage, loginPage, messagePage, sendPage } from './pages';
+import { accountPage, loginPage, messagePage, PAGE_TEXT, pageLanguage, sendPage } from './pages';
 
 /** Settings of the browser-facing pages, from configuration. */
 export class AuthWebSettings {
@@ -73,8 +73,9 @@ export class AuthWebController {
 
   @Get('auth/login')
   @RawResponse()
-  loginForm(@Req() req: Request, @Res() res: Response, @Query('next') next?: string): void {
-    sendPage(res, 200, 'Sign in', loginPage({ csrf: this.csrf.issue(req, res), next: safeNext(next, this.web.allowedOrigins) }));
+  loginForm(@Req() req: Request, @Res() res: Response, @Query('next') next?: string, @Query('lang') lang?: string): void {
+    const language = pageLanguage(lang, req.headers['accept-language']);
+    sendPage(res, 200, PAGE_TEXT[language].signInTitle, loginPage({ csrf: this.csrf.issue(req, res), next: safeNext(next, this.web.allowedOrigins), language }), language);
   }
 
   @Post('auth/login')
@@ -82,8 +83,10 @@ export class AuthWebController {
   async loginSubmit(@Req() req: Request, @Res() res: Response, @Body() body: Form): Promise<void> {
     const next = safeNext(body?.next, this.web.allowedOrigins);
     const email = text(body?.email).trim().toLowerCase().slice(0, 320);
-    const again = (status: number, error: string) => sendPage(res, status, 'Sign in', loginPage({ csrf: this.csrf.issue(req, res), next, email, error }));
-    if (!this.formAllowed(req, body)) return again(403, 'Your sign-in form expired or came from another site. Please try again.');
+    const language = pageLanguage(body?.lang, req.headers['accept-language']);
+    const t = PAGE_TEXT[language];
+    const again = (status: number, error: string) => sendPage(res, status, t.signInTitle, loginPage({ csrf: this.csrf.issue(req, res), next, email, error, language }), language);
+    if (!this.formAllowed(req, body)) return again(403, t.formExpired);
     try {
       await enforceRateLimits(this.limiter, [
         { bucket: 'login.ip', key: clientIpKey(req), rule: { limit: this.web.loginPerMinute, windowSeconds: 60 } },
@@ -96,9 +99,9 @@ export class AuthWebController {
       if (!isDomainError(error)) throw error;
       if (error.kind === 'rate_limited') {
         res.setHeader('Retry-After', String(error.retryAfterSeconds ?? 60));
-        return again(429, `Too many sign-in attempts. Try again in ${Math.ceil((error.retryAfterSeconds ?? 60) / 60)} minute(s).`);
+        return again(429, t.tooMany(Math.ceil((error.retryAfterSeconds ?? 60) / 60)));
       }
-      if (error.kind === 'unauthenticated') return again(401, 'The e-mail or password is incorrect.');
+      if (error.kind === 'unauthenticated') return again(401, t.wrongCredentials);
       throw error;
     }
   }

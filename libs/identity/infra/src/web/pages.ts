@@ -24,7 +24,7 @@ const STYLE = `
  * without JavaScript and nothing on them can be clickjacked or replayed from a cache. `same-origin`
  * referrers (not `no-referrer`): with `no-referrer`, browsers send `Origin: null` on the forms' POSTs.
  */
-export function sendPage(res: Response, status: number, title: string, body: string): void {
+export function sendPage(res: Response, status: number, title: string, body: string, language: PageLanguage = 'en'): void {
   res
     .status(status)
     .setHeader('Content-Type', 'text/html; charset=utf-8')
@@ -33,23 +33,73 @@ export function sendPage(res: Response, status: number, title: string, body: str
     .setHeader('Referrer-Policy', 'same-origin')
     .setHeader('X-Content-Type-Options', 'nosniff')
     .setHeader('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'")
+    .setHeader('Content-Language', language)
+    .setHeader('Vary', 'Accept-Language')
     .send(
-      `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">` +
+      `<!doctype html><html lang="${language}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">` +
         `<title>${escapeHtml(title)} · docaudit</title><style>${STYLE}</style></head><body><main>${body}</main></body></html>`,
     );
 }
 
-export function loginPage(options: { csrf: string; next: string; email?: string; error?: string }): string {
-  return `<h1>Sign in to docaudit</h1>
+/** The languages of the sign-in pages, the web app's. */
+export type PageLanguage = 'en' | 'fr';
+
+/**
+ * The language of a sign-in page: the one the web app asks for (`lang`, carried through the form), else the first of
+ * English and French in the browser's Accept-Language (by quality), else English.
+ */
+export function pageLanguage(requested: unknown, acceptLanguage: string | undefined): PageLanguage {
+  if (requested === 'en' || requested === 'fr') return requested;
+  const ranked = (acceptLanguage ?? '')
+    .split(',')
+    .map((part, i) => {
+      const [tag, ...params] = part.trim().toLowerCase().split(';');
+      const q = Number(params.find((p) => p.trim().startsWith('q='))?.trim().slice(2) ?? '1');
+      return { primary: tag.split('-')[0], q: Number.isFinite(q) ? q : 0, i };
+    })
+    .filter((x) => x.q > 0 && (x.primary === 'en' || x.primary === 'fr'))
+    .sort((a, b) => b.q - a.q || a.i - b.i);
+  return (ranked[0]?.primary as PageLanguage | undefined) ?? 'en';
+}
+
+/** What the sign-in pages say, per language (the French with its no-break spaces before « ? » and « : »). */
+export const PAGE_TEXT = {
+  en: {
+    signInTitle: 'Sign in',
+    signInHeading: 'Sign in to docaudit',
+    email: 'E-mail',
+    password: 'Password',
+    signIn: 'Sign in',
+    formExpired: 'Your sign-in form expired or came from another site. Please try again.',
+    tooMany: (minutes: number) => `Too many sign-in attempts. Try again in ${minutes} minute(s).`,
+    wrongCredentials: 'The e-mail or password is incorrect.',
+  },
+  fr: {
+    signInTitle: 'Connexion',
+    signInHeading: 'Connexion à docaudit',
+    email: 'Adresse e-mail',
+    password: 'Mot de passe',
+    signIn: 'Se connecter',
+    formExpired: 'Le formulaire de connexion a expiré ou vient d’un autre site. Veuillez réessayer.',
+    tooMany: (minutes: number) => `Trop de tentatives de connexion. Réessayez dans ${minutes}\u00a0minute(s).`,
+    wrongCredentials: 'Adresse e-mail ou mot de passe incorrect.',
+  },
+} satisfies Record<PageLanguage, unknown>;
+
+export function loginPage(options: { csrf: string; next: string; email?: string; error?: string; language?: PageLanguage }): string {
+  const language = options.language ?? 'en';
+  const t = PAGE_TEXT[language];
+  return `<h1>${escapeHtml(t.signInHeading)}</h1>
 ${options.error ? `<p class="error" role="alert" id="login-error">${escapeHtml(options.error)}</p>` : ''}
 <form method="post" action="/auth/login" ${options.error ? 'aria-describedby="login-error"' : ''}>
   <input type="hidden" name="csrf" value="${escapeHtml(options.csrf)}">
   <input type="hidden" name="next" value="${escapeHtml(options.next)}">
-  <label for="email">E-mail</label>
+  <input type="hidden" name="lang" value="${language}">
+  <label for="email">${escapeHtml(t.email)}</label>
   <input id="email" name="email" type="email" autocomplete="username" required value="${escapeHtml(options.email ?? '')}">
-  <label for="password">Password</label>
+  <label for="password">${escapeHtml(t.password)}</label>
   <input id="password" name="password" type="password" autocomplete="current-password" required>
-  <button type="submit">Sign in</button>
+  <button type="submit">${escapeHtml(t.signIn)}</button>
 </form>`;
 }
 
