@@ -68,7 +68,8 @@ describe('expert web app, distributed mode (headless Chromium)', () => {
   });
 
   it('signs in through the auth process and shows the dashboard with the counters the API gives', async () => {
-    await signIn(page, `${service.urls.auth}/auth/login?next=${encodeURIComponent(app)}`, EMAIL, PASSWORD);
+    // The app sends its language (English here: an en-GB browser) for the login page to speak it.
+    await signIn(page, `${service.urls.auth}/auth/login?next=${encodeURIComponent(app)}&lang=en`, EMAIL, PASSWORD);
     const card = page.getByRole('region', { name: INSTANCE });
     const shown = async () => {
       await card.locator('[data-counter="unresolved_question_conflicts"] dd').waitFor();

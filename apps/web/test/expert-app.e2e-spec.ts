@@ -163,7 +163,8 @@ describe('expert web app (headless Chromium, standalone service with its demo)',
   });
 
   it('sends a visitor without a session to the login page, then back to the app once signed in', async () => {
-    await signIn(page, `${service.urls.auth}/auth/login?next=${encodeURIComponent(app)}`, EMAIL, PASSWORD);
+    // The app sends its language (English here: an en-GB browser) for the login page to speak it.
+    await signIn(page, `${service.urls.auth}/auth/login?next=${encodeURIComponent(app)}&lang=en`, EMAIL, PASSWORD);
     await page.getByRole('heading', { level: 1, name: 'Your audit instances' }).waitFor();
     // The session rides on the HttpOnly cookie only: nothing readable by scripts, nothing stored.
     expect(await page.evaluate<string>('document.cookie')).not.toContain('svc_auth');
