@@ -110,6 +110,9 @@ describe('full-audit evaluation through the repository (rule-based judge, Postgr
     // A held-out corpus shows only its figures: its findings would tell whoever reads the log what it contains.
     console.log(`${folder} through the repository: findings ${findings.length} (from ${pairs.length} pairs); planted found ${found.length}/${key.contradictions.length}; superseded versions ${outdated.length}; missed ${missed.join(', ') || 'none'}; non-conflicts raised ${raised.join(', ') || 'none'}; repeated per copy ${repeated}; missed ones lost at ${JSON.stringify(lostAt)}` +
       (HELD_OUT.includes(folder) ? '' : '\n' + findings.map((f) => `${supersededOf(f.attribute) ? 'SUPERSEDED ' : ''}[${f.pairs[0].shared.join(' ')}] ${f.groups.map((g) => `${g.claims[0].modality ?? g.claims[0].value.text}: ${g.claims.map((c) => `${c.documentId} «${c.text.slice(0, 70)}»`).join(', ')}`).join(' <> ')}`).join('\n')));
+    if (process.env.FINDING_DEBUG && !HELD_OUT.includes(folder)) {
+      for (const f of findings) for (const p of f.pairs) console.log(`PAIR [${p.shared.join(' ')}] sim ${p.similarity.toFixed(2)}\n` + p.claims.map((c) => `  ${c.documentId} ${c.attribute}=${c.value.key} subject ${JSON.stringify(c.subject)} scope ${JSON.stringify(c.scope)} entity ${JSON.stringify(c.entity ?? [])} «${c.text.slice(0, 100)}»`).join('\n'));
+    }
     return { findings: findings.length, found, missed, raised, repeated, total: key.contradictions.length };
   }
 

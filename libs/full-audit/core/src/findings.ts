@@ -1,4 +1,4 @@
-import { Claim, ClaimDisagreement, describeContradiction, describeStatements, DescribedStatement, detectLanguage, extractClaims, Modality, namesOf, properNames, readDocumentControl, supersededDocuments, supersededOf, vectorSignature } from '@svc/text';
+import { Claim, ClaimDisagreement, describeContradiction, describeStatements, DescribedStatement, detectLanguage, extractClaims, Modality, namesOf, organisationNames, properNames, readDocumentControl, supersededDocuments, supersededOf, vectorSignature } from '@svc/text';
 import type { FindingPair, FullAuditExcerpt, FullAuditFinding } from './full-audit-conflict';
 import type { DocumentClaims, ScannedDocument } from './full-audit.ports';
 import { contentOfVersion } from './scan-settings';
@@ -12,7 +12,10 @@ export function claimsOfDocument(document: ScannedDocument): Claim[] {
   const texts = document.passages.map((p) => p.text);
   // Names are read from the body: title-case headings and the document's title name no one ("Expense Reimbursement Rules").
   const names = properNames(texts.map((t) => t.split('\n').filter((line) => !/^\s*#/u.test(line)).join('\n')));
-  const entity = namesOf(document.name, names);
+  // The legal name a document is written under, in its name or its head (its organisation's), is one name (its first word):
+  // its other words are no scope and no subject. The judge reads a name on most documents as no scope at all.
+  const organisation = organisationNames([document.name, ...document.passages.slice(0, 1).flatMap((p) => [...p.headingPath, p.text.slice(0, 400)])]);
+  const entity = namesOf(document.name, names).filter((n) => !organisation.has(n));
   const language = detectLanguage(texts.join('\n').slice(0, 4000));
   return document.passages.flatMap((p) => {
     // Headings say what a passage is about; the passage's own text keeps its offsets after them.
@@ -20,7 +23,7 @@ export function claimsOfDocument(document: ScannedDocument): Claim[] {
     const shift = headings.length;
     // The node's vector, reduced to its signature, blocks the claim with those of nodes near it (ANALYSIS.md §4.2).
     const signature = p.vector ? vectorSignature(p.vector) : null;
-    return extractClaims({ id: p.id, documentId: document.id, text: `${headings}${p.text}`, documentName: document.name }, { language, names, entity }).map((c) => ({ ...c, start: c.start - shift, end: c.end - shift, ...(signature ? { signature } : {}) }));
+    return extractClaims({ id: p.id, documentId: document.id, text: `${headings}${p.text}`, documentName: document.name }, { language, names, entity, organisation }).map((c) => ({ ...c, start: c.start - shift, end: c.end - shift, ...(signature ? { signature } : {}) }));
   });
 }
 

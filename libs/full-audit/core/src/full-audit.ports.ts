@@ -86,8 +86,11 @@ export abstract class ClaimStore {
   abstract ofDocuments(instanceId: string, documentIds: string[]): Promise<DocumentClaims[]>;
   /** The model's statements of every document that has some (model-led discovery's incremental judgement compares across the repository). */
   abstract withStatements(instanceId: string): Promise<Pick<DocumentClaims, 'documentId' | 'contentHash' | 'statements'>[]>;
-  /** The instance's claim count, and how many claims each of these stems appears in. */
-  abstract statistics(instanceId: string, stems: string[]): Promise<{ claims: number; documentFrequency: Map<string, number> }>;
+  /**
+   * The instance's claim count and its count of documents with claims; how many claims each of these subject stems
+   * appears in, and for a scope name's stem (`nameStem`), how many documents have claims limited by it.
+   */
+  abstract statistics(instanceId: string, stems: string[]): Promise<{ claims: number; documents: number; documentFrequency: Map<string, number> }>;
   /** How many claims each of these blocks holds over the instance. */
   abstract blockSizes(instanceId: string, blocks: ClaimBlock[]): Promise<Map<string, number>>;
   /** Documents with claims in these blocks. */

@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DocumentChangedPayload, FullAuditExtractPayload, FullAuditJudgePayload, FullAuditScanPayload, JOB_NAMES } from '@svc/contracts';
 import { auditInstanceNotFound, Clock, DomainError, IdGenerator, JobQueue, loggableError, UnitOfWork } from '@svc/kernel';
-import { CLAIM_JUDGE, claimBlocks, groupContradictions, informativeLimit, isSignatureBand } from '@svc/text';
+import { CLAIM_JUDGE, claimBlocks, groupContradictions, informativeLimit, isNameStem, isSignatureBand, nameStem } from '@svc/text';
 import { GetInstanceStep } from '@svc/workspace-core';
 import type { FullAuditFinding } from './full-audit-conflict';
 import { blockKey, ClaimBlock, ClaimStore, DocumentClaims, FullAuditConflictRepository, ModelBatchStore, ModelRejections, ScanSource, ScanStore } from './full-audit.ports';
@@ -333,7 +333,7 @@ export class JudgeFullAudit {
   private async claimsToJudge(
     instanceId: string,
     touching: Set<string> | null,
-  ): Promise<{ documents: DocumentClaims[]; statistics?: { documentFrequency: Map<string, number>; claims: number }; blockSizes?: Map<string, number> }> {
+  ): Promise<{ documents: DocumentClaims[]; statistics?: { documentFrequency: Map<string, number>; claims: number; documents: number }; blockSizes?: Map<string, number> }> {
     if (!touching) return { documents: await this.claims.all(instanceId) };
     const changed = await this.claims.ofDocuments(instanceId, [...touching]);
     const blocks = new Map<string, ClaimBlock>();
@@ -344,11 +344,12 @@ export class JudgeFullAudit {
     }
     const own = await this.claims.statistics(instanceId, [...new Set([...blocks.values()].map((b) => b.stem).filter((s) => !isSignatureBand(s)))]);
     const limit = informativeLimit(own.claims);
-    const informative = [...blocks.values()].filter((b) => isSignatureBand(b.stem) || (own.documentFrequency.get(b.stem) ?? 0) <= limit);
+    // Scope names are counted (the judge reads how common a name is), never compared in.
+    const informative = [...blocks.values()].filter((b) => !isNameStem(b.stem) && (isSignatureBand(b.stem) || (own.documentFrequency.get(b.stem) ?? 0) <= limit));
     const sizes = await this.claims.blockSizes(instanceId, informative);
     const near = await this.claims.documentsInBlocks(instanceId, informative.filter((b) => (sizes.get(blockKey(b)) ?? 0) <= CLAIM_JUDGE.maxBlockSize));
     const documents = [...changed, ...(await this.claims.ofDocuments(instanceId, near.filter((id) => !touching.has(id))))];
-    const statistics = await this.claims.statistics(instanceId, [...new Set(documents.flatMap((d) => d.claims.flatMap((c) => c.subject)))]);
+    const statistics = await this.claims.statistics(instanceId, [...new Set(documents.flatMap((d) => d.claims.flatMap((c) => [...c.subject, ...c.scope.map(nameStem)])))]);
     // The repository-wide sizes of the changed documents' blocks: one too large to compare in a full judgement is skipped here too.
     return { documents, statistics, blockSizes: sizes };
   }

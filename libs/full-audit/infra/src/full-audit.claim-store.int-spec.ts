@@ -1,7 +1,7 @@
 import { loadConfig } from '@svc/config';
 import { Database, PLATFORM_MIGRATIONS } from '@svc/database';
 import { blockKey, ClaimBlock } from '@svc/full-audit-core';
-import { claimBlocks, extractClaims, findContradictions } from '@svc/text';
+import { claimBlocks, claimStemFrequencies, extractClaims, findContradictions, nameStem } from '@svc/text';
 import { createTestDatabase, TestDatabase } from '@svc/test-kit';
 import { MigrationInterface, QueryRunner } from 'typeorm';
 import { AddFindingPairs1763700002100, AddJudgementDrift1763700001700, AddModelBatches1763700001800, AddModelBudgetDays1763700002300, AddModelDiscovery1763700002200, AddModelRejections1763700001900, CreateFullAuditSchema1763700001100 } from './full-audit.migration';
@@ -51,6 +51,29 @@ describe('TypeOrmClaimStore blocks (postgres)', () => {
     const sizes = await store.blockSizes('ki_blocks', [...blocks.values()]);
     expect([...sizes.keys()].sort()).toEqual([...blocks.keys()].sort());
     expect(await store.documentsInBlocks('ki_blocks', [...blocks.values()])).toEqual(expect.arrayContaining(['kd_a', 'kd_b']));
+  });
+
+  it("gives the judge's statistics as it counts them in memory: claims per subject stem, documents per scope name", async () => {
+    await db.unitOfWork.manager().query(`INSERT INTO workspace.audit_instances (id) VALUES ('ki_stats')`);
+    const names = new Set(['ravensmere', 'york']);
+    const read = (id: string, text: string) => ({ documentId: id, contentHash: `h-${id}`, changedAt: new Date(0), claims: extractClaims({ id: `${id}#0`, documentId: id, text }, { language: 'en', names }) });
+    const documents = [
+      read('kd_1', 'At Ravensmere, invoices are paid within 30 days. At Ravensmere, refunds take 14 days.'),
+      read('kd_2', 'At Ravensmere York, invoices are paid within 20 days.'),
+      read('kd_3', 'Refunds take 10 days.'),
+      read('kd_4', 'No figure here at all.'),
+    ];
+    await store.save('ki_stats', documents);
+    const all = documents.flatMap((d) => d.claims);
+    const memory = claimStemFrequencies(all);
+    const stems = ['invoic', 'refund', nameStem('ravensmere'), nameStem('york')];
+    const stored = await store.statistics('ki_stats', stems);
+    expect(stored.claims).toBe(all.length);
+    // Documents with claims: the fourth has none.
+    expect(stored.documents).toBe(3);
+    for (const stem of stems) expect(stored.documentFrequency.get(stem)).toBe(memory.get(stem));
+    // Ravensmere limits three claims in two documents: counted as two.
+    expect(stored.documentFrequency.get(nameStem('ravensmere'))).toBe(2);
   });
 
   it('reads all the claims of an instance page by page: every document once, in id order, none of another instance', async () => {

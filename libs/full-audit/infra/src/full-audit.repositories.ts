@@ -354,10 +354,17 @@ export class TypeOrmClaimStore extends ClaimStore {
     }
   }
 
-  async statistics(instanceId: string, stems: string[]): Promise<{ claims: number; documentFrequency: Map<string, number> }> {
-    const [total] = await this.q<{ n: string | null }>(`SELECT sum(claim_count) AS n FROM full_audit.document_claims WHERE instance_id = $1`, [instanceId]);
-    const rows = stems.length === 0 ? [] : await this.q<{ stem: string; n: string }>(`SELECT stem, sum(claims) AS n FROM full_audit.claim_blocks WHERE instance_id = $1 AND stem = ANY($2) GROUP BY stem`, [instanceId, stems]);
-    return { claims: Number(total?.n ?? 0), documentFrequency: new Map(rows.map((r) => [r.stem, Number(r.n)])) };
+  async statistics(instanceId: string, stems: string[]): Promise<{ claims: number; documents: number; documentFrequency: Map<string, number> }> {
+    const [total] = await this.q<{ n: string | null; d: string }>(`SELECT sum(claim_count) AS n, count(*) FILTER (WHERE claim_count > 0) AS d FROM full_audit.document_claims WHERE instance_id = $1`, [instanceId]);
+    // A subject stem counts claims; a scope name's (isNameStem) counts documents, as claimStemFrequencies does.
+    const rows =
+      stems.length === 0
+        ? []
+        : await this.q<{ stem: string; n: string }>(
+            `SELECT stem, CASE WHEN left(stem, 1) = '@' THEN count(DISTINCT document_id) ELSE sum(claims) END AS n FROM full_audit.claim_blocks WHERE instance_id = $1 AND stem = ANY($2) GROUP BY stem`,
+            [instanceId, stems],
+          );
+    return { claims: Number(total?.n ?? 0), documents: Number(total?.d ?? 0), documentFrequency: new Map(rows.map((r) => [r.stem, Number(r.n)])) };
   }
 
   async blockSizes(instanceId: string, blocks: ClaimBlock[]): Promise<Map<string, number>> {

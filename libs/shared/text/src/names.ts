@@ -54,3 +54,25 @@ function isTitle(words: readonly string[]): boolean {
 export function namesOf(text: string, names: ReadonlySet<string>): string[] {
   return [...new Set(text.split(/[^\p{L}]+/u).filter((w) => /^\p{Lu}/u.test(w)).map((w) => foldText(w)).filter((w) => names.has(w)))].sort();
 }
+
+/** Legal forms written after a company's name ("Quillmoor Freight Ltd", "Ravensmere Hôtels Belgique SRL"). */
+const LEGAL_FORM = /((?:\p{Lu}[\p{L}'’&-]*\s+){1,4})(Ltd|Limited|PLC|plc|Inc|LLC|LLP|GmbH|SRL|SARL|SAS|SA|BV|NV|AG|Corp|Corporation)(?![\p{L}])/gu;
+
+/**
+ * The words of the legal names a text writes past their first (the capitalised words before a legal form, and the
+ * form: "Freight" and "Ltd" of "Quillmoor Freight Ltd"). A legal name is one name, its first word: the others say
+ * nothing of a statement's subject and add no scope of their own. Folded.
+ */
+export function organisationNames(texts: Iterable<string>): Set<string> {
+  const out = new Set<string>();
+  const first = new Set<string>();
+  for (const text of texts) {
+    for (const m of text.matchAll(LEGAL_FORM)) {
+      const words = `${m[1]} ${m[2]}`.split(/[^\p{L}'’&-]+/u).filter(Boolean).map(foldText);
+      first.add(words[0]);
+      for (const w of words.slice(1)) out.add(w);
+    }
+  }
+  for (const w of first) out.delete(w);
+  return out;
+}

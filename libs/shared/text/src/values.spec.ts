@@ -200,6 +200,16 @@ describe('typed values and their canonical keys', () => {
     expect(extractValues('Commandes passées avant 14h00 expédiées le jour même.', 'fr').find((v) => v.kind === 'time-range')?.key).toBe('time-range:T14:00');
   });
 
+  it('reads a French hour as written: "15 h" is 15:00, "de 6 h 30 à 23 h" ends at 23:00 (the recognizer offers the morning first)', () => {
+    const keys = (text: string) => extractValues(text, 'fr').filter((v) => v.kind === 'time' || v.kind === 'time-range').map((v) => v.key);
+    expect(keys('Les chambres sont disponibles à partir de 15 h.')).toEqual(['time:15:00']);
+    expect(keys('Le service en chambre est disponible de 6 h 30 à 23 h.')).toEqual(['time-range:06:30-23:00']);
+    expect(keys('Les commandes passées avant 14 h partent le jour même.')).toEqual(['time-range:T14:00']);
+    // An hour of the morning stays one.
+    expect(keys('Prise de service à 8 h.')).toEqual(['time:08:00']);
+    expect(keys('Le petit-déjeuner est servi de 7 h à 10 h 30.')).toEqual(['time-range:07:00-10:30']);
+  });
+
   it('compares a day of a month given without a year (a date of every year), not a date resolved against today', () => {
     expect(extractValues('Carried-over days must be used by 31 March.', 'en')).toEqual([expect.objectContaining({ key: 'date-range:before:XXXX-03-31', comparable: true })]);
     expect(extractValues('Les congés reportés doivent être pris avant le 30 juin.', 'fr').filter((v) => v.kind === 'date')).toEqual([expect.objectContaining({ key: 'date:XXXX-06-30', comparable: true })]);

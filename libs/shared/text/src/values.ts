@@ -475,12 +475,18 @@ function dateTimeOf(r: ModelResult): Reading | undefined {
     case 'daterange':
       // Years make a range comparable, and so do weekday spans ("Monday to Friday": opening days).
       return { kind: 'date-range', key: `date-range:${mod}${timex}`, comparable: /\d{4}|^\(XXXX-WXX-\d,XXXX-WXX-\d,P\d+D\)$|^XXXX-\d{2}-\d{2}$/.test(timex) };
-    case 'time':
-      return { kind: 'time', key: `time:${mod}${timeOf(first.value, timex)}`, comparable: true };
+    case 'time': {
+      const written = asWritten(values as Record<string, unknown>[], r.text, 'value', 0) ?? first;
+      return { kind: 'time', key: `time:${mod}${timeOf(written.value, String(written.timex ?? timex))}`, comparable: true };
+    }
     case 'timerange': {
-      const start = typeof first.start === 'string' ? first.start.slice(0, 5) : '';
-      const end = typeof first.end === 'string' ? first.end.slice(0, 5) : '';
-      return { kind: 'time-range', key: start && end ? `time-range:${start}-${end}` : `time-range:${clockTimex(timex)}`, comparable: true };
+      const all = values as Record<string, unknown>[];
+      const hours = writtenHours(r.text);
+      const from = asWritten(all, r.text, 'start', 0) ?? first;
+      const to = asWritten(all, r.text, 'end', Math.max(0, hours.length - 1)) ?? first;
+      const start = typeof from.start === 'string' ? from.start.slice(0, 5) : '';
+      const end = typeof to.end === 'string' ? to.end.slice(0, 5) : '';
+      return { kind: 'time-range', key: start && end ? `time-range:${start}-${end}` : `time-range:${clockTimex(String((start ? from : to).timex ?? timex))}`, comparable: true };
     }
     case 'set':
       // A plain period ("every three years": P3Y) compares; a weekday or a date ("every Monday") does not.
@@ -514,6 +520,23 @@ function canonicalPeriod(timex: string): string {
 /** `P14D` for whole days (weeks become days), else `PT<n>S`. */
 function isoDuration(seconds: number): string {
   return seconds % DAY === 0 ? `P${seconds / DAY}D` : `PT${canonicalNumber(seconds)}S`;
+}
+
+/**
+ * The hours a clock time is written with, in order ("de 6 h 30 à 23 h": 6 and 23; "15 h", "14:00", "9.30").
+ * The recognizer reads a bare hour as ambiguous and offers the morning first ("15 h" as 03:00 or 15:00, "de 6 h
+ * 30 à 23 h" as 06:30-11:00 or 18:30-23:00): the reading whose hour is the one written is the one meant.
+ */
+function writtenHours(text: string): number[] {
+  return [...text.matchAll(/(?<![\d.,:])(\d{1,2})(?=\s*(?:h(?!\p{L})|h\d|heures?\b|:\d|\.\d\d))/giu)].map((m) => Number(m[1]));
+}
+
+/** Of a recognizer's readings of a time, the one whose `field` (value, start or end) has the hour written at `index`, if one does and it is not the first. */
+function asWritten(values: readonly Record<string, unknown>[], text: string, field: 'value' | 'start' | 'end', index: number): Record<string, unknown> | undefined {
+  if (values.length < 2) return undefined;
+  const hour = writtenHours(text)[index];
+  if (hour === undefined) return undefined;
+  return values.find((v) => typeof v[field] === 'string' && Number((v[field] as string).slice(0, 2)) === hour);
 }
 
 function timeOf(value: unknown, timex: string): string {

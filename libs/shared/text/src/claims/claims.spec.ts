@@ -1,4 +1,4 @@
-import { namesOf, properNames } from '../names';
+import { namesOf, organisationNames, properNames } from '../names';
 import { extractClaims } from './claims';
 import { findContradictions } from './find-contradictions';
 
@@ -39,6 +39,36 @@ describe('full-audit claims and the rule-based judge', () => {
     const fabric = claimsOf('kd_a', 'The flysheet is made of 30D ripstop polyester.');
     expect(fabric.filter((c) => c.attribute === 'duration')).toEqual([]);
     expect(claimsOf('kd_a', 'The flysheet is replaced within 30 days.').map((c) => c.attribute)).toEqual(['duration']);
+  });
+
+  it('reads neither a clause number as a count nor a heading\'s number or names as what its sentences are about', () => {
+    // "7.1" numbers the clause: no count of questions.
+    expect(claimsOf('kd_a', '7.1 Questions about points or payments go to the troncmaster.')).toEqual([]);
+    expect(claimsOf('kd_a', '3 members of staff are on duty.').map((c) => c.attribute)).toEqual(['count:member']);
+    const names = properNames(['Staying at Ravensmere York is a pleasure.']);
+    const [claim] = claimsOf('kd_a', '## 7. Ravensmere payment terms\n\nInvoices are payable within 30 days.', names);
+    expect(claim.subject).toEqual(expect.arrayContaining(['payment', 'invoic']));
+    expect(claim.subject).not.toContain('7');
+    expect(claim.subject).not.toContain('ravensmer');
+  });
+
+  it("reads a document's control line (its effective date, its issue) as no claim", () => {
+    expect(claimsOf('kd_a', '| Effective | 1 April 2025 |')).toEqual([]);
+    expect(claimsOf('kd_a', 'Ravensmere Hotels · ENG-02 · Issue 2 · Effective 1 September 2024 · Owner: Group Head of Engineering')).toEqual([]);
+    expect(claimsOf('kd_a', 'Effective date: 1 March 2023')).toEqual([]);
+    // A date a rule takes effect on is a statement.
+    expect(claimsOf('kd_a', 'The new lunch allowance takes effect on 1 May 2025.').map((c) => c.attribute)).toEqual(['date']);
+  });
+
+  it("reads an organisation's legal name as one name, its first word: the rest is neither scope nor subject", () => {
+    const text = 'Overdue sums owed to Quillmoor Freight Ltd carry interest at 4% above the base rate.';
+    const names = properNames([text, 'Quillmoor Freight staff and Quillmoor customers.']);
+    const organisation = organisationNames(['Quillmoor Freight Ltd – Standard Trading Conditions']);
+    expect([...organisation].sort()).toEqual(['freight', 'ltd']);
+    const [claim] = extractClaims({ id: 'kn_org', documentId: 'kd_a', text }, { language: 'en', names, organisation });
+    expect(claim.scope).toEqual(['quillmoor']);
+    expect(claim.subject).not.toContain('freight');
+    expect(claim.subject).toEqual(expect.arrayContaining(['overdu', 'sum', 'interest']));
   });
 
   it('keeps apart sentences whose headings qualify one word differently ("Standard refunds" against "Express refunds")', () => {

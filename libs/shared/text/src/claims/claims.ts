@@ -62,7 +62,7 @@ export interface Claim {
  * differently: claims stored under another version are read again at the next full scan, so a
  * repository is judged with the current reading (the full audit stores it with each document's claims).
  */
-export const CLAIMS_VERSION = 8;
+export const CLAIMS_VERSION = 9;
 
 /** Words that bound or repeat a figure ("at least", "every") or join its terms ("without"), rather than say what it is about. */
 const BOUND_WORDS = 'least less fewer every each exceed exceeding exceeds without moins plus chaque sans'.split(' ');
@@ -79,8 +79,14 @@ const UNIVERSAL = /\b(?:all|every|each|any|tous\s+les|toutes\s+les|chaque|tout)\
  * repository's proper names (`properNames`), which limit a claim's scope; `entity`: the proper names of
  * the passage's document name (what the document is about: a product, a site), added to every claim's scope.
  */
-export function extractClaims(passage: Passage, options: { language?: Language; names?: ReadonlySet<string>; entity?: readonly string[] } = {}): Claim[] {
-  const { language = detectLanguage(passage.text), names = new Set<string>(), entity = [] } = options;
+export function extractClaims(
+  passage: Passage,
+  options: { language?: Language; names?: ReadonlySet<string>; entity?: readonly string[]; organisation?: ReadonlySet<string> } = {},
+): Claim[] {
+  const { language = detectLanguage(passage.text), names: all = new Set<string>(), entity = [], organisation = new Set<string>() } = options;
+  // The words of the organisation's legal name past its first (`organisationNames`) limit nothing and are what nothing is about.
+  const names = organisation.size > 0 ? new Set([...all].filter((n) => !organisation.has(n))) : all;
+  const namedIn = (text: string) => [...namesOf(text, names), ...namesOf(text, organisation)];
   // Modal words and the words that bound a figure ("at least", "every", "au moins") say nothing of what it is about.
   const modal = new Set([...MODAL_WORDS, ...BOUND_WORDS].flatMap((w) => contentStems(w, language)));
   const out: Claim[] = [];
@@ -93,7 +99,11 @@ export function extractClaims(passage: Passage, options: { language?: Language; 
   let inTable = false;
   for (const seg of segments(passage.text)) {
     if (seg.heading) {
-      heading = contentStems(seg.text.replace(/^#+\s*/u, ''), language);
+      // What a heading says its sentences are about, as a sentence's words are read: without its figures (a section's number,
+      // "7. Payment") and its proper names (the organisation's, a site's: they limit a statement, they are not its subject).
+      const title = seg.text.replace(/^#+\s*/u, '');
+      const titleNames = new Set(contentStems(namedIn(title).join(' '), language));
+      heading = contentStems(title, language).filter((s) => !/^\d/u.test(s) && !titleNames.has(s));
       // A heading line without '#' (a short line above a paragraph) sits below every marked heading.
       const level = /^#*/u.exec(seg.text)![0].length || 7;
       while (headingPath.length > 0 && headingPath[headingPath.length - 1].level >= level) headingPath.pop();
@@ -121,7 +131,7 @@ export function extractClaims(passage: Passage, options: { language?: Language; 
     let bare = seg.text;
     for (const v of [...spans].sort((a, b) => b.start - a.start)) bare = `${bare.slice(0, v.start)} ${bare.slice(v.end)}`;
     // Proper names are the claim's scope, not what it is about ("Paris and London up to 180 EUR" is about hotel costs).
-    const named = new Set(contentStems(namesOf(bare, names).join(' '), language));
+    const named = new Set(contentStems(namedIn(bare).join(' '), language));
     const keep = (t: string) => contentStems(t, language).filter((s) => !/^\d/u.test(s) && !modal.has(s) && !named.has(s));
     // A table row's value is about the row's first cell and its column, not the other cells (a reference code, another figure).
     const rowKey = seg.row ? firstCell(seg.text) : '';
@@ -250,6 +260,8 @@ function checkableValues(text: string, language: Language): CheckableValue[] {
       // "une analyse", "a day": an article, not a count.
       if (/^\p{L}/u.test(v.text) && Number(v.key.slice('number:'.length)) === 1) continue;
       if (/\p{Lu}\p{L}*\s*$/u.test(before) || /(?:n°|#|no\.?)\s*$/iu.test(before) || /^(?:1[89]|20)\d\d$/u.test(v.text.trim())) continue;
+      // A clause's number at the head of its sentence or row ("7.1 Questions go to the troncmaster", "| 2. | Payment |") numbers the text, it counts nothing.
+      if (/^[\s|*>-]*$/u.test(before) && (/^\d+(?:\.\d+)+\.?$/u.test(v.text.trim()) || /^\d+[.)]/u.test(text.slice(v.start)))) continue;
       const next = /^\s+([\p{L}][\p{L}-]*)/u.exec(text.slice(v.end));
       const noun = next ? contentStems(next[1], language)[0] : undefined;
       if (!noun) continue;
@@ -285,7 +297,7 @@ function checkableValues(text: string, language: Language): CheckableValue[] {
 
 /** A sentence about a document's own version, revision, edition or approval ("Policy HR-04, version 6, approved 1 January 2025"), in English or French. */
 const DOCUMENT_HISTORY =
-  /(?<!\p{L})(?:version|rev(?:ision)?\.?|révision|edition|édition)\s*\d+(?:\.\d+)*(?!\p{L})|\bv\s*\d+(?:\.\d+)+|\blast\s+(?:updated|reviewed|revised)\b|\b(?:approved|adopted)\s+(?:by\s+[^.;]{1,80}?\s+)?(?:on\s+|in\s+)?\d{1,2}\s+\p{L}+\s+\d{4}\b|\b(?:mis|mise)\s+à\s+jour(?!\p{L})|\bdernière\s+(?:mise\s+à\s+jour|révision)(?!\p{L})|(?<!\p{L})approuvée?s?\s+(?:par\s+[^.;]{1,80}?\s+)?(?:le|en)\s+(?:\d|janvier|février|mars|avril|mai|juin|juillet|août|septembre|octobre|novembre|décembre)|(?<!\p{L})édition\s+(?:de\s+|d['’])?\p{L}+\s+\d{4}\b/iu;
+  /(?:^|[·|])\s*(?:effective(?:\s+(?:date|from))?|date\s+d['’]entrée\s+en\s+vigueur|entrée\s+en\s+vigueur|en\s+vigueur\s+le)\s*[:|]?\s*(?:le\s+)?\d|(?:^|[·|])\s*issue\s+\d+\s*(?:[·|]|$)|(?<!\p{L})(?:version|rev(?:ision)?\.?|révision|edition|édition)\s*\d+(?:\.\d+)*(?!\p{L})|\bv\s*\d+(?:\.\d+)+|\blast\s+(?:updated|reviewed|revised)\b|\b(?:approved|adopted)\s+(?:by\s+[^.;]{1,80}?\s+)?(?:on\s+|in\s+)?\d{1,2}\s+\p{L}+\s+\d{4}\b|\b(?:mis|mise)\s+à\s+jour(?!\p{L})|\bdernière\s+(?:mise\s+à\s+jour|révision)(?!\p{L})|(?<!\p{L})approuvée?s?\s+(?:par\s+[^.;]{1,80}?\s+)?(?:le|en)\s+(?:\d|janvier|février|mars|avril|mai|juin|juillet|août|septembre|octobre|novembre|décembre)|(?<!\p{L})édition\s+(?:de\s+|d['’])?\p{L}+\s+\d{4}\b/iu;
 
 /** A word after a year that makes the year a date's, not an edition's: "in 2025 the", "31 March 2026". */
 const DATE_BEFORE_YEAR = /(?:\b(?:in|since|until|till|from|by|before|after|during|of|to|en|depuis|jusqu'en|jusqu’en|avant|après|de|dès|au|du|le|la|janvier|février|fevrier|mars|avril|mai|juin|juillet|août|aout|septembre|octobre|novembre|décembre|decembre|january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)|\d)\s*$/iu;

@@ -20,6 +20,12 @@ export const CLAIM_JUDGE = {
    */
   manySharedStems: 5,
   minSubjectSimilarityWhenMany: 0.35,
+  /**
+   * Of the shared words, how many each sentence must write itself (not only its headings): two statements under one
+   * heading ("Arrival and departure") state two different times more often than one time twice. A table row's words
+   * are its label, its column and its headings: all count.
+   */
+  minSharedInSentence: 1,
   /** Stricter for dates: often a document's own metadata ("Version 2.1, approved in March 2022"), worded alike in every document. */
   minDateSimilarity: 0.6,
   /**
@@ -58,7 +64,7 @@ export interface FindContradictionsOptions {
    * in, and how many claims there are. With them, the findings touching `touching` are those of the
    * whole repository. Default: computed over `claims`.
    */
-  statistics?: { documentFrequency: ReadonlyMap<string, number>; claims: number };
+  statistics?: { documentFrequency: ReadonlyMap<string, number>; claims: number; documents?: number };
   /**
    * Vector-neighbour blocking (ANALYSIS.md §4.2), for claims carrying their node's `signature`: two
    * claims of one attribute whose nodes' vectors are at a cosine in [min, max) are compared even when
@@ -91,6 +97,10 @@ export function findContradictions(claims: readonly Claim[], options: FindContra
   // A small repository has no stems common enough to ignore.
   const limit = informativeLimit(statistics?.claims ?? claims.length);
   const informative = claims.map((c) => new Set(c.subject.filter((s) => (df.get(s) ?? 0) <= limit)));
+  // The claims as the pair test reads them: limited only by the names that tell a scope apart (the organisation's name, on
+  // most of its documents, limits nothing).
+  const nameLimit = informativeNameLimit(statistics?.documents ?? new Set(claims.map((c) => c.documentId)).size);
+  const scoped = claims.map((c) => informativeNames(c, df, nameLimit));
 
   // Blocking: attribute + informative stem → claims; with vectors, attribute + signature band too.
   const index = new Map<string, number[]>();
@@ -137,7 +147,7 @@ export function findContradictions(claims: readonly Claim[], options: FindContra
     for (const b of neighbours) {
       const cb = claims[b];
       if (ca.documentId === cb.documentId || (!aTouches && !touching!.has(cb.documentId))) continue;
-      const test = pairTest(ca, cb, informative[a], informative[b], stated.get(sentenceOf(ca))!, stated.get(sentenceOf(cb))!);
+      const test = pairTest(scoped[a], scoped[b], informative[a], informative[b], stated.get(sentenceOf(ca))!, stated.get(sentenceOf(cb))!);
       if (!test.pairs) continue;
       const { agree, similarity, words, named, common } = test;
       const pair: [Claim, Claim] = ca.documentId < cb.documentId ? [ca, cb] : [cb, ca];
@@ -194,6 +204,8 @@ function pairTest(ca: Claim, cb: Claim, informativeA: ReadonlySet<string>, infor
   // A name both are limited to weighs two words, however many words it is written with ("Central Ticket Office").
   const named = Math.min(names.length, 1);
   if (words.length + 2 * named < CLAIM_JUDGE.minSharedStems) return { pairs: false, verdict: 'few-shared-words' };
+  const inSentence = (c: Claim) => isRow(c) || words.filter((w) => writes(c, w)).length + named >= CLAIM_JUDGE.minSharedInSentence;
+  if (!inSentence(ca) || !inSentence(cb)) return { pairs: false, verdict: 'few-shared-words' };
   // Overlap coefficient: a long sentence and a short one about the same thing still match.
   const similarity = (words.length + named) / Math.max(1, Math.min(informativeA.size, informativeB.size) + named);
   const minSimilarity = ca.attribute === 'date' ? CLAIM_JUDGE.minDateSimilarity : words.length + named >= CLAIM_JUDGE.manySharedStems ? CLAIM_JUDGE.minSubjectSimilarityWhenMany : CLAIM_JUDGE.minSubjectSimilarity;
@@ -210,17 +222,51 @@ function pairTest(ca: Claim, cb: Claim, informativeA: ReadonlySet<string>, infor
 export function pairVerdict(a: Claim, b: Claim, all: readonly Claim[]): PairVerdict {
   const df = claimStemFrequencies(all);
   const limit = informativeLimit(all.length);
+  const nameLimit = informativeNameLimit(new Set(all.map((c) => c.documentId)).size);
   const informative = (c: Claim) => new Set(c.subject.filter((s) => (df.get(s) ?? 0) <= limit));
   const stated = (c: Claim) => new Set(all.filter((x) => x.passageId === c.passageId && x.start === c.start && x.attribute === c.attribute).map((x) => x.value.key));
-  const test = pairTest(a, b, informative(a), informative(b), stated(a), stated(b));
+  const test = pairTest(informativeNames(a, df, nameLimit), informativeNames(b, df, nameLimit), informative(a), informative(b), stated(a), stated(b));
   return test.pairs ? 'pairs' : test.verdict;
 }
 
-/** How many claims each subject stem appears in (the judge's document frequencies). */
+/**
+ * How many claims each subject stem appears in (the judge's document frequencies), and in how many documents each
+ * name of their scopes limits a claim (under `nameStem`): a name in many documents is the organisation's, not a scope.
+ */
 export function claimStemFrequencies(claims: readonly Claim[]): Map<string, number> {
   const df = new Map<string, number>();
-  for (const c of claims) for (const s of c.subject) df.set(s, (df.get(s) ?? 0) + 1);
+  const named = new Map<string, Set<string>>();
+  for (const c of claims) {
+    for (const s of new Set(c.subject)) df.set(s, (df.get(s) ?? 0) + 1);
+    for (const n of c.scope) named.set(n, (named.get(n) ?? new Set()).add(c.documentId));
+  }
+  for (const [n, documents] of named) df.set(nameStem(n), documents.size);
   return df;
+}
+
+/**
+ * A name that limits claims in more documents than this tells no scope apart: the organisation's ("Quillmoor Freight
+ * Ltd", on most of its documents), a country every document names. A third of the documents, and never fewer than five:
+ * a product three of its documents name is still its scope.
+ */
+export function informativeNameLimit(documentCount: number): number {
+  return Math.max(5, documentCount / 3);
+}
+
+/** The key a scope name is counted under among the subject stems (a stem never starts with '@'). */
+export function nameStem(name: string): string {
+  return `@${name}`;
+}
+
+/** Whether a block's stem is a scope name's (`nameStem`): counted for the statistics, never a block the judge compares in. */
+export const isNameStem = (stem: string): boolean => stem.startsWith('@');
+
+/** The claim limited only by its informative names: those in at most `limit` claims. Unchanged when all are. */
+function informativeNames(c: Claim, df: ReadonlyMap<string, number>, limit: number): Claim {
+  const keep = (n: string) => (df.get(nameStem(n)) ?? 0) <= limit;
+  if (c.scope.every(keep)) return c;
+  const entity = c.entity?.filter(keep);
+  return { ...c, scope: c.scope.filter(keep), ...(c.entity ? { entity } : {}) };
 }
 
 /** A stem in more claims than this says nothing about what a claim is about. */
@@ -233,13 +279,13 @@ export function informativeLimit(claimCount: number): number {
  * each of its subject stems and signature bands. Two claims are compared only when they share one; a store
  * of blocks (the full audit's incremental judgements) keeps these, so it finds what the judge compares.
  */
-export function claimBlocks(claim: Pick<Claim, 'attribute' | 'subject' | 'signature'>): { attribute: string; stem: string }[] {
+export function claimBlocks(claim: Pick<Claim, 'attribute' | 'subject' | 'signature' | 'scope'>): { attribute: string; stem: string }[] {
   const attribute = blockAttribute(claim.attribute);
   return claimBlockStems(claim).map((stem) => ({ attribute, stem }));
 }
 
 /** The keys (`attribute|stem`) of `claimBlocks`. */
-export function blockKeys(claim: Pick<Claim, 'attribute' | 'subject' | 'signature'>): string[] {
+export function blockKeys(claim: Pick<Claim, 'attribute' | 'subject' | 'signature' | 'scope'>): string[] {
   return claimBlocks(claim).map((b) => `${b.attribute}|${b.stem}`);
 }
 
@@ -260,8 +306,8 @@ function sameAttribute(a: Claim, b: Claim): boolean {
 }
 
 /** What blocks a claim with others of its attribute: its subject stems, and its signature's bands when it has one. */
-function claimBlockStems(claim: Pick<Claim, 'subject' | 'signature'>): string[] {
-  return [...new Set(claim.subject), ...(claim.signature ? signatureBands(claim.signature) : [])];
+function claimBlockStems(claim: Pick<Claim, 'subject' | 'signature' | 'scope'>): string[] {
+  return [...new Set(claim.subject), ...new Set((claim.scope ?? []).map(nameStem)), ...(claim.signature ? signatureBands(claim.signature) : [])];
 }
 
 /** Whether the two claims' nodes are vector neighbours: both signed, their cosine within the band. */
@@ -340,6 +386,17 @@ function statedNames(c: Claim): string[] {
 function written(c: Claim, word: string): boolean {
   const words = wordsOf(c);
   return foldedWords(word).every((w) => words.has(singular(w)));
+}
+
+/** A table row's claim: its subject words are its label, its column and its headings. */
+function isRow(c: Claim): boolean {
+  return c.text.trimStart().startsWith('|');
+}
+
+/** Whether the claim's own sentence writes a word of this stem (a word it begins). */
+function writes(c: Claim, stem: string): boolean {
+  for (const w of wordsOf(c)) if (w.startsWith(stem)) return true;
+  return false;
 }
 
 /** A claim's words, folded and singular, read once per claim (the judge asks for them pair after pair). */

@@ -51,6 +51,8 @@ export function readModality(text: string, language: Language): ModalityReading 
     for (const m of text.matchAll(pattern)) {
       // "A clinician who cannot be vaccinated must wear a mask": the relative clause describes who, the rule is "must".
       if (RELATIVE_BEFORE[language].test(text.slice(0, m.index))) continue;
+      // "on 1 May 2025", "May 2026": the month, not the verb.
+      if (language === 'en' && m[0].startsWith('May') && (/\d\s*$/u.test(text.slice(0, m.index)) || /^\s*\d/u.test(text.slice(m.index + m[0].length)))) continue;
       return { modality, text: m[0].trim(), start: m.index, end: m.index + m[0].length };
     }
   }
