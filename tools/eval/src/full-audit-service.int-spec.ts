@@ -81,7 +81,9 @@ describe('full-audit evaluation through the repository (rule-based judge, Postgr
     const { claims, findings: pairs, superseded } = await scan(loadCorpus(directory), folder);
     // One finding per disagreement, as the service raises them (ADR 0046), a superseded version's once.
     const findings = groupContradictions(pairs, superseded);
-    const on = (c: Claim, [doc, phrase]: [string, string]) => c.documentId === doc && (c.text.includes(phrase) || phrase.includes(c.text));
+    // A key's phrase may be a table row written with its pipes, which the repository's passages keep only between cells.
+    const flat = (text: string) => text.replace(/^\s*\|\s*|\s*\|\s*$/gu, '').replace(/\s+/gu, ' ');
+    const on = (c: Claim, [doc, phrase]: [string, string]) => c.documentId === doc && (flat(c.text).includes(flat(phrase)) || flat(phrase).includes(flat(c.text)));
     const holds = (d: ClaimDisagreement, sides: [string, string][]) => d.claims.some((x) => on(x, sides[0]) && d.claims.some((y) => on(y, sides[1]) && y.value.key !== x.value.key));
     const together = (d: ClaimDisagreement, sides: [string, string][]) => d.claims.some((x) => on(x, sides[0])) && d.claims.some((y) => on(y, sides[1]));
     const found = key.contradictions.filter((e) => findings.some((f) => holds(f, e.sides))).map((e) => e.id);
@@ -102,6 +104,7 @@ describe('full-audit evaluation through the repository (rule-based judge, Postgr
       const at = furthest === 'pairs' ? 'lost-to-a-closer-pair' : furthest;
       if (process.env.SCOPE_DEBUG && !HELD_OUT.includes(folder) && at === 'other-scope') console.log(`SCOPE ${e.id}\n` + left.flatMap((x) => right.filter((y) => pairVerdict(x, y, claims) === 'other-scope').map((y) => `  ${x.attribute} ${JSON.stringify(x.scope)} ${JSON.stringify(x.qualifiers ?? [])} «${x.text.slice(0, 120)}»\n  ${y.attribute} ${JSON.stringify(y.scope)} ${JSON.stringify(y.qualifiers ?? [])} «${y.text.slice(0, 120)}»`)).slice(0, 2).join('\n'));
       lostAt[at] = (lostAt[at] ?? 0) + 1;
+      if (process.env.MISSED_DEBUG && !HELD_OUT.includes(folder)) console.log(`MISSED ${e.id} at ${at}\n` + [left, right].map((side, i) => `  side ${i}: ${side.length === 0 ? `no claim on «${e.sides[i][1]}»; its document's: ${claims.filter((c) => c.documentId === e.sides[i][0]).map((c) => `«${c.text.slice(0, 60)}»`).join(' ')}` : side.map((c) => `${c.attribute}=${c.value.key} ${JSON.stringify(c.subject)} ${JSON.stringify(c.scope)} «${c.text.slice(0, 90)}»`).join('\n          ')}`).join('\n'));
     }
     // A finding repeated per copy: the same documents (a copy read as its original) and the same values as another finding.
     const original = new Map((key.copies ?? []).map((c) => [c.copy, c.original]));
@@ -110,6 +113,14 @@ describe('full-audit evaluation through the repository (rule-based judge, Postgr
     // A held-out corpus shows only its figures: its findings would tell whoever reads the log what it contains.
     console.log(`${folder} through the repository: findings ${findings.length} (from ${pairs.length} pairs); planted found ${found.length}/${key.contradictions.length}; superseded versions ${outdated.length}; missed ${missed.join(', ') || 'none'}; non-conflicts raised ${raised.join(', ') || 'none'}; repeated per copy ${repeated}; missed ones lost at ${JSON.stringify(lostAt)}` +
       (HELD_OUT.includes(folder) ? '' : '\n' + findings.map((f) => `${supersededOf(f.attribute) ? 'SUPERSEDED ' : ''}[${f.pairs[0].shared.join(' ')}] ${f.groups.map((g) => `${g.claims[0].modality ?? g.claims[0].value.text}: ${g.claims.map((c) => `${c.documentId} «${c.text.slice(0, 70)}»`).join(', ')}`).join(' <> ')}`).join('\n')));
+    if (process.env.EVIDENCE_DEBUG && !HELD_OUT.includes(folder)) {
+      for (const f of findings) {
+        const planted = key.contradictions.filter((e) => holds(f, e.sides)).map((e) => e.id).join(',') || '-';
+        const p = f.pairs[0];
+        const own = (c: Claim) => p.shared.filter((w) => c.text.toLowerCase().normalize('NFKD').replace(/\p{M}+/gu, '').includes(w)).length;
+        console.log(`EVIDENCE ${folder} ${planted} shared=${p.shared.length} sim=${p.similarity.toFixed(2)} own=${own(p.claims[0])}/${own(p.claims[1])} attr=${p.attribute} [${p.shared.join(' ')}]`);
+      }
+    }
     if (process.env.FINDING_DEBUG && !HELD_OUT.includes(folder)) {
       for (const f of findings) for (const p of f.pairs) console.log(`PAIR [${p.shared.join(' ')}] sim ${p.similarity.toFixed(2)}\n` + p.claims.map((c) => `  ${c.documentId} ${c.attribute}=${c.value.key} subject ${JSON.stringify(c.subject)} scope ${JSON.stringify(c.scope)} entity ${JSON.stringify(c.entity ?? [])} «${c.text.slice(0, 100)}»`).join('\n'));
     }

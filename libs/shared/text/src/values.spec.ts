@@ -210,6 +210,14 @@ describe('typed values and their canonical keys', () => {
     expect(keys('Le petit-déjeuner est servi de 7 h à 10 h 30.')).toEqual(['time-range:07:00-10:30']);
   });
 
+  it('reads a clock time on a day named relatively as the time: "before 2 p.m. on the day before arrival" is before 14:00, not a date from today', () => {
+    const keys = (text: string) => extractValues(text, 'en').filter((v) => v.comparable).map((v) => v.key);
+    expect(keys('Guests can cancel without penalty before 2 p.m. on the day before they are due to arrive.')).toEqual(['time-range:T14:00']);
+    expect(keys('Cancel free of charge until 18:00 on the day before arrival.')).toEqual(expect.arrayContaining(['time-range:T18:00']));
+    // A written date stays a date.
+    expect(extractValues('Apply before 2 p.m. on 3 March 2026.', 'en').map((v) => v.kind)).toEqual(['date']);
+  });
+
   it('compares a day of a month given without a year (a date of every year), not a date resolved against today', () => {
     expect(extractValues('Carried-over days must be used by 31 March.', 'en')).toEqual([expect.objectContaining({ key: 'date-range:before:XXXX-03-31', comparable: true })]);
     expect(extractValues('Les congés reportés doivent être pris avant le 30 juin.', 'fr').filter((v) => v.kind === 'date')).toEqual([expect.objectContaining({ key: 'date:XXXX-06-30', comparable: true })]);

@@ -492,12 +492,24 @@ function dateTimeOf(r: ModelResult): Reading | undefined {
       // A plain period ("every three years": P3Y) compares; a weekday or a date ("every Monday") does not.
       return { kind: 'recurrence', key: `recurrence:${canonicalPeriod(timex)}`, comparable: /^P\d+(?:\.\d+)?[DWMYH]$/.test(timex) };
     case 'datetime':
-    case 'datetimerange':
+    case 'datetimerange': {
+      // A clock time on a day named relatively ("before 2 p.m. on the day before arrival", "by 18:00 the same day"): the
+      // recognizer dates it from today; what the text fixes is the time.
+      const clock = /T(\d{2})(?::(\d{2}))?/u.exec(timex);
+      if (clock && !EXPLICIT_DATE.test(r.text)) {
+        const time = `${clock[1]}:${clock[2] ?? '00'}`;
+        return first.Mod ? { kind: 'time-range', key: `time-range:T${time}`, comparable: true } : { kind: 'time', key: `time:${time}`, comparable: true };
+      }
       return { kind: 'date', key: `${type}:${mod}${timex}`, comparable: /^\d{4}/.test(timex) };
+    }
     default:
       return undefined;
   }
 }
+
+/** A date written out: a month's name, a year, or a day and month in figures ("12/03"). */
+const EXPLICIT_DATE =
+  /\b(?:january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec|janvier|février|fevrier|mars|avril|mai|juin|juillet|août|aout|septembre|octobre|novembre|décembre|decembre|monday|tuesday|wednesday|thursday|friday|saturday|sunday|lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche)\b|\b(?:19|20)\d{2}\b|\b\d{1,2}[/.-]\d{1,2}\b/iu;
 
 /** The clock times of a timex written to the minute: "before 2 p.m." (`T14`) and "before 14:00" (`T14:00`) are one time. */
 function clockTimex(timex: string): string {

@@ -52,6 +52,16 @@ describe('full-audit claims and the rule-based judge', () => {
     expect(claim.subject).not.toContain('ravensmer');
   });
 
+  it('reads the period a rate is counted over as its frame, not a value: two sick-pay rates over one year disagree on the rate', () => {
+    const a = claimsOf('kd_a', 'Company sick pay covers up to 10 working days of absence in any rolling 12-month period.');
+    const b = claimsOf('kd_b', 'The company pays full sick pay for the first 15 days of absence in any 12 months.');
+    expect(a.map((c) => c.value.key)).toEqual(['duration:P10WD']);
+    expect(b.map((c) => c.value.key)).toEqual(['duration:P15D']);
+    expect(findContradictions([...a, ...b])).toHaveLength(1);
+    // A validity of twelve months is a value.
+    expect(claimsOf('kd_c', 'Gift vouchers are valid for 12 months from the date of purchase.').map((c) => c.attribute)).toEqual(['duration']);
+  });
+
   it("reads a document's control line (its effective date, its issue) as no claim", () => {
     expect(claimsOf('kd_a', '| Effective | 1 April 2025 |')).toEqual([]);
     expect(claimsOf('kd_a', 'Ravensmere Hotels · ENG-02 · Issue 2 · Effective 1 September 2024 · Owner: Group Head of Engineering')).toEqual([]);

@@ -288,12 +288,18 @@ function checkableValues(text: string, language: Language): CheckableValue[] {
     }
     // "A day ticket", "une semaine type": a unit with an article before a noun names a kind of thing, not a length of time.
     if (v.kind === 'duration' && /^(?:a|an|un|une)\s+\p{L}+$/iu.test(v.text.trim()) && /^\s+\p{L}/u.test(text.slice(v.end)) && !/^\s+(?:of|per|before|after|in|to|and|or|from|ago|later|earlier|at|on|for|de|d['’]|avant|après|à|au|et|ou|par|pour)(?!\p{L})/iu.test(text.slice(v.end))) continue;
+    // The period a rate is counted over ("10 days of sick pay in any rolling 12-month period", "par période de 12 mois") frames
+    // the figure; two statements of one rate over one period agree on it and may still disagree on the rate.
+    if (v.kind === 'duration' && RATE_PERIOD.test(text.slice(0, v.start))) continue;
     // A figure glued to a capital letter is a grade or a size ("30D" nylon, "4K", "5G"), not a duration.
     if (v.kind === 'duration' && /^\d+(?:[.,]\d+)?\p{Lu}$/u.test(v.text)) continue;
     out.push({ ...v, attribute: attributeOf(v) });
   }
   return out;
 }
+
+/** Words that introduce the period a rate is counted over, just before its duration. */
+const RATE_PERIOD = /(?:\b(?:in|over|during|within)\s+(?:any|a|an|each|every|one|the\s+same)\s+(?:rolling\s+|calendar\s+|consecutive\s+)?|\bper\s+|(?<!\p{L})(?:par|sur\s+(?:toute|une|chaque)|au\s+cours\s+d['’](?:une|un))\s+(?:période\s+(?:glissante\s+)?(?:de\s+|d['’]))?)$/iu;
 
 /** A sentence about a document's own version, revision, edition or approval ("Policy HR-04, version 6, approved 1 January 2025"), in English or French. */
 const DOCUMENT_HISTORY =

@@ -104,7 +104,7 @@ describe('findContradictions on part of the repository (incremental rescans)', (
 describe("findContradictions: the evidence that two statements are about one thing", () => {
   const names = new Set(['ravensmere']);
   const said = (doc: string, text: string) => extractClaims({ id: `${doc}#0`, documentId: doc, text, documentName: `${doc}.md` }, { language: 'en', names });
-  const pair = [...said('kd_p', 'At Ravensmere, invoices of guests are chased within 30 days.'), ...said('kd_q', 'At Ravensmere, complaints of guests are answered within 5 days.')];
+  const pair = [...said('kd_p', 'At Ravensmere, invoices of hotel guests are chased within 30 days.'), ...said('kd_q', 'At Ravensmere, complaints of hotel guests are answered within 5 days.')];
 
   it("a name on most of the repository's documents (the organisation's) is no scope and weighs no shared word", () => {
     const others = ['lockers', 'uniforms', 'parking', 'rotas', 'badges', 'keys', 'towels'].flatMap((w, i) => said(`kd_${i}`, `At Ravensmere, ${w} are renewed every ${i + 2} years.`));
@@ -113,6 +113,12 @@ describe("findContradictions: the evidence that two statements are about one thi
     expect(pairVerdict(pair[0], pair[1], [...pair, ...others])).toBe('few-shared-words');
     // In two documents alone, the same name is a scope both are limited to (a site, a product): it still weighs.
     expect(findContradictions(pair)).toHaveLength(1);
+  });
+
+  it('a name both are limited to and one word in common are not enough: the site says where, not what', () => {
+    const site = [...said('kd_s', 'At Ravensmere, room service runs until 23:00.'), ...said('kd_t', 'At Ravensmere, the service lift opens at 08:00.')];
+    expect(pairVerdict(site[0], site[1], site)).toBe('few-shared-words');
+    expect(findContradictions(site)).toEqual([]);
   });
 
   it('the shared words must be written in each sentence, not only in the headings above it', () => {
