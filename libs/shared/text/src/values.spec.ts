@@ -218,6 +218,20 @@ describe('typed values and their canonical keys', () => {
     expect(extractValues('Apply before 2 p.m. on 3 March 2026.', 'en').map((v) => v.kind)).toEqual(['date']);
   });
 
+  it('reads no time or length out of words without a figure: "afternoon tea", "the end of the day", "les jours fériés", "les heures de service", "24 h sur 24"', () => {
+    const kinds = (text: string, language: 'en' | 'fr') => extractValues(text, language).filter((v) => ['time', 'time-range', 'duration'].includes(v.kind)).map((v) => v.key);
+    expect(kinds('Classic afternoon tea costs £38 per person.', 'en')).toEqual([]);
+    expect(kinds('Perishable food is thrown away at the end of the day.', 'en')).toEqual([]);
+    expect(kinds('Le week-end et les jours fériés, nous le servons de 7 h à 11 h.', 'fr')).toEqual(['time-range:07:00-11:00']);
+    expect(kinds('Les heures de service sont affichées à la réception.', 'fr')).toEqual([]);
+    expect(kinds('Pendant les semaines de fermeture, le spa reste ouvert.', 'fr')).toEqual([]);
+    expect(kinds('La réception est ouverte 24 h sur 24.', 'fr')).toEqual([]);
+    // With a figure, or as noon or midnight, they are values.
+    expect(kinds('Afternoon tea is served from 13:00 to 17:00.', 'en')).toEqual(['time-range:13:00-17:00']);
+    expect(kinds('Orders placed before midnight ship the next day.', 'en')).toEqual(['time-range:T00:00']);
+    expect(kinds("Deux semaines avant l'arrivée.", 'fr')).toEqual(['duration:P14D']);
+  });
+
   it('compares a day of a month given without a year (a date of every year), not a date resolved against today', () => {
     expect(extractValues('Carried-over days must be used by 31 March.', 'en')).toEqual([expect.objectContaining({ key: 'date-range:before:XXXX-03-31', comparable: true })]);
     expect(extractValues('Les congés reportés doivent être pris avant le 30 juin.', 'fr').filter((v) => v.kind === 'date')).toEqual([expect.objectContaining({ key: 'date:XXXX-06-30', comparable: true })]);

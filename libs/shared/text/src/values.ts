@@ -178,7 +178,9 @@ function percentages(text: string, language: Language): ModelResult[] {
  * read again on its own, so the opening hours are found next to the days.
  */
 function dateTimes(text: string, culture: string, taken: [number, number][]): ModelResult[] {
-  const clock = (r: ModelResult) => !/^datetimeV2\.time/.test(r.typeName) || /\d|noon|midnight|midi|minuit/i.test(r.text);
+  // A time, a time range or a moment of a day must be written with a figure or as noon or midnight: "afternoon tea" holds
+  // no noon, "the end of the day" no 23:59, and a lone "h" (of "Hôtel") or "heure" no present moment.
+  const clock = (r: ModelResult) => !/^datetimeV2\.(?:time|datetime)/.test(r.typeName) || /\d|(?<!\p{L})(?:noon|midnight|midi|minuit)(?!\p{L})/iu.test(r.text);
   const results = recognizeDateTime(text, culture).filter(clock);
   const out: ModelResult[] = [];
   for (const r of results) {
@@ -202,7 +204,11 @@ function dateTimes(text: string, culture: string, taken: [number, number][]): Mo
  * "takes a day").
  */
 function isBareUnit(r: ModelResult, text: string): boolean {
-  if (!/duration/.test(r.typeName) || /\d/.test(r.text)) return false;
+  if (/\d/.test(r.text)) return false;
+  // A unit in the plural without a figure names no length ("les jours fériés", "pendant les semaines de fermeture"), nor a
+  // time ("les heures de service": the recognizer reads the present moment).
+  if (/^(?:(?:the|les|des|ces|nos|vos|leurs|mes|tes|ses)\s+)?(?:seconds|minutes|hours|days|weeks|months|years|secondes|heures|jours|semaines|années|ans)$/iu.test(r.text.trim())) return true;
+  if (!/duration/.test(r.typeName)) return false;
   const m = /^(an?|the|one|un|une|le|la)?\s*(second|minute|hour|day|week|month|year|seconde|minute|heure|jour|semaine|mois|an|année)$/iu.exec(r.text.trim());
   if (!m) return false;
   const article = (m[1] ?? '').toLowerCase();
@@ -464,6 +470,8 @@ function dateTimeOf(r: ModelResult): Reading | undefined {
   const type = String(first.type ?? '');
   const timex = String(first.timex ?? '');
   const mod = first.Mod ? `${String(first.Mod)}:` : '';
+  // "par 24 heures", "24 h sur 24": a day's length, or always; no clock reads 24.
+  if (['time', 'timerange', 'datetime', 'datetimerange'].includes(type) && writtenHours(r.text).includes(24)) return undefined;
   switch (type) {
     case 'duration': {
       const seconds = resolvedNumber(first.value);
