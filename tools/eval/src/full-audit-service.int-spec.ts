@@ -113,6 +113,7 @@ describe('full-audit evaluation through the repository (rule-based judge, Postgr
     // A held-out corpus shows only its figures: its findings would tell whoever reads the log what it contains.
     console.log(`${folder} through the repository: findings ${findings.length} (from ${pairs.length} pairs); planted found ${found.length}/${key.contradictions.length}; superseded versions ${outdated.length}; missed ${missed.join(', ') || 'none'}; non-conflicts raised ${raised.join(', ') || 'none'}; repeated per copy ${repeated}; missed ones lost at ${JSON.stringify(lostAt)}` +
       (HELD_OUT.includes(folder) ? '' : '\n' + findings.map((f) => `${supersededOf(f.attribute) ? 'SUPERSEDED ' : ''}[${f.pairs[0].shared.join(' ')}] ${f.groups.map((g) => `${g.claims[0].modality ?? g.claims[0].value.text}: ${g.claims.map((c) => `${c.documentId} «${c.text.slice(0, 70)}»`).join(', ')}`).join(' <> ')}`).join('\n')));
+    if (process.env.SUBJECT_DEBUG && !HELD_OUT.includes(folder)) console.log(findings.map((f) => `SUBJECT ${folder}: «${f.pairs[0].subject}» from «${f.pairs[0].claims[0].text.slice(0, 110)}»`).join('\n'));
     if (process.env.EVIDENCE_DEBUG && !HELD_OUT.includes(folder)) {
       for (const f of findings) {
         const planted = key.contradictions.filter((e) => holds(f, e.sides)).map((e) => e.id).join(',') || '-';

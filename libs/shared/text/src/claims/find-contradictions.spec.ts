@@ -121,6 +121,16 @@ describe("findContradictions: the evidence that two statements are about one thi
     expect(findContradictions(site)).toEqual([]);
   });
 
+  it('a compound modifier that ends in the other side\'s specifies it: a deep-cleaning charge and a cleaning charge for one thing contradict', () => {
+    const a = said('kd_d', 'If someone has smoked in a bedroom, we apply a £150 deep-cleaning charge to the room bill.');
+    const b = said('kd_e', '## Standard charges\n\n| Case | Charge |\n|---|---|\n| Smoking in a bedroom | GBP 250 cleaning charge |');
+    expect(findContradictions([...a, ...b])).toHaveLength(1);
+    // Two compounds of one tail still name two kinds.
+    const c = said('kd_f', 'Part-time staff receive a meal allowance of £5 per shift.');
+    const d = said('kd_g', 'Full-time staff receive a meal allowance of £8 per shift.');
+    expect(findContradictions([...c, ...d])).toEqual([]);
+  });
+
   it('the shared words must be written in each sentence, not only in the headings above it', () => {
     const headed = [...said('kd_h', '## Arrival, departure and room times\n\nCheck-out is by 11:00.'), ...said('kd_i', '## Arrival, departure and room times\n\nStaff lockers are opened at 09:00.')];
     expect(findContradictions(headed)).toEqual([]);
