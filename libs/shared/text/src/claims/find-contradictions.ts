@@ -12,11 +12,6 @@ export const CLAIM_JUDGE = {
   minSubjectSimilarity: 0.5,
   /** And share at least this many informative stems, a proper name both are limited to counting for two (names are far more specific than words). */
   minSharedStems: 3,
-  /**
-   * Of which at least this many words, whatever names they share: a site both name ("Bruxelles") says where two statements
-   * apply, not that they are about one thing (its room service hours and its housekeepers' start time).
-   */
-  minSharedWords: 2,
   /** A stem in more than this share of the claims says nothing about what a claim is about. */
   maxStemShare: 0.15,
   /**
@@ -208,7 +203,7 @@ function pairTest(ca: Claim, cb: Claim, informativeA: ReadonlySet<string>, infor
   const words = [...informativeA].filter((s) => informativeB.has(s));
   // A name both are limited to weighs two words, however many words it is written with ("Central Ticket Office").
   const named = Math.min(names.length, 1);
-  if (words.length + 2 * named < CLAIM_JUDGE.minSharedStems || words.length < CLAIM_JUDGE.minSharedWords) return { pairs: false, verdict: 'few-shared-words' };
+  if (words.length + 2 * named < CLAIM_JUDGE.minSharedStems) return { pairs: false, verdict: 'few-shared-words' };
   const inSentence = (c: Claim) => isRow(c) || words.filter((w) => writes(c, w)).length + named >= CLAIM_JUDGE.minSharedInSentence;
   if (!inSentence(ca) || !inSentence(cb)) return { pairs: false, verdict: 'few-shared-words' };
   // Overlap coefficient: a long sentence and a short one about the same thing still match.
