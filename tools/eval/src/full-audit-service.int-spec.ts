@@ -79,6 +79,8 @@ describe('full-audit evaluation through the repository (rule-based judge, Postgr
     const directory = join(ROOT, 'tools', 'eval', folder);
     const key = JSON.parse(readFileSync(join(directory, 'answer-key.json'), 'utf8')) as { contradictions: { id: string; sides: [string, string][] }[]; nonConflicts: { id: string; sides: [string, string][] }[]; copies?: { original: string; copy: string }[] };
     const { claims, findings: pairs, superseded } = await scan(loadCorpus(directory), folder);
+    // A diagnostic switched on by its variable, for the read corpora only: a held-out one's details are never printed.
+    const debug = (variable: string) => Boolean(process.env[variable]) && !HELD_OUT.includes(folder);
     // One finding per disagreement, as the service raises them (ADR 0046), a superseded version's once.
     const findings = groupContradictions(pairs, superseded);
     // A key's phrase may be a table row written with its pipes, which the repository's passages keep only between cells.
@@ -102,9 +104,9 @@ describe('full-audit evaluation through the repository (rule-based judge, Postgr
       const [left, right] = e.sides.map((side) => claims.filter((c) => on(c, side)));
       const furthest = left.length === 0 || right.length === 0 ? 'no-claim' : left.flatMap((x) => right.map((y) => pairVerdict(x, y, claims))).sort((x, y) => stages.indexOf(y) - stages.indexOf(x))[0];
       const at = furthest === 'pairs' ? 'lost-to-a-closer-pair' : furthest;
-      if (process.env.SCOPE_DEBUG && !HELD_OUT.includes(folder) && at === 'other-scope') console.log(`SCOPE ${e.id}\n` + left.flatMap((x) => right.filter((y) => pairVerdict(x, y, claims) === 'other-scope').map((y) => `  ${x.attribute} ${JSON.stringify(x.scope)} ${JSON.stringify(x.qualifiers ?? [])} «${x.text.slice(0, 120)}»\n  ${y.attribute} ${JSON.stringify(y.scope)} ${JSON.stringify(y.qualifiers ?? [])} «${y.text.slice(0, 120)}»`)).slice(0, 2).join('\n'));
+      if (debug('SCOPE_DEBUG') && at === 'other-scope') console.log(`SCOPE ${e.id}\n` + left.flatMap((x) => right.filter((y) => pairVerdict(x, y, claims) === 'other-scope').map((y) => `  ${x.attribute} ${JSON.stringify(x.scope)} ${JSON.stringify(x.qualifiers ?? [])} «${x.text.slice(0, 120)}»\n  ${y.attribute} ${JSON.stringify(y.scope)} ${JSON.stringify(y.qualifiers ?? [])} «${y.text.slice(0, 120)}»`)).slice(0, 2).join('\n'));
       lostAt[at] = (lostAt[at] ?? 0) + 1;
-      if (process.env.MISSED_DEBUG && !HELD_OUT.includes(folder)) console.log(`MISSED ${e.id} at ${at}\n` + [left, right].map((side, i) => `  side ${i}: ${side.length === 0 ? `no claim on «${e.sides[i][1]}»; its document's: ${claims.filter((c) => c.documentId === e.sides[i][0]).map((c) => `«${c.text.slice(0, 60)}»`).join(' ')}` : side.map((c) => `${c.attribute}=${c.value.key} ${JSON.stringify(c.subject)} ${JSON.stringify(c.scope)} «${c.text.slice(0, 90)}»`).join('\n          ')}`).join('\n'));
+      if (debug('MISSED_DEBUG')) console.log(`MISSED ${e.id} at ${at}\n` + [left, right].map((side, i) => `  side ${i}: ${side.length === 0 ? `no claim on «${e.sides[i][1]}»; its document's: ${claims.filter((c) => c.documentId === e.sides[i][0]).map((c) => `«${c.text.slice(0, 60)}»`).join(' ')}` : side.map((c) => `${c.attribute}=${c.value.key} ${JSON.stringify(c.subject)} ${JSON.stringify(c.scope)} «${c.text.slice(0, 90)}»`).join('\n          ')}`).join('\n'));
     }
     // A finding repeated per copy: the same documents (a copy read as its original) and the same values as another finding.
     const original = new Map((key.copies ?? []).map((c) => [c.copy, c.original]));
@@ -113,8 +115,8 @@ describe('full-audit evaluation through the repository (rule-based judge, Postgr
     // A held-out corpus shows only its figures: its findings would tell whoever reads the log what it contains.
     console.log(`${folder} through the repository: findings ${findings.length} (from ${pairs.length} pairs); planted found ${found.length}/${key.contradictions.length}; superseded versions ${outdated.length}; missed ${missed.join(', ') || 'none'}; non-conflicts raised ${raised.join(', ') || 'none'}; repeated per copy ${repeated}; missed ones lost at ${JSON.stringify(lostAt)}` +
       (HELD_OUT.includes(folder) ? '' : '\n' + findings.map((f) => `${supersededOf(f.attribute) ? 'SUPERSEDED ' : ''}[${f.pairs[0].shared.join(' ')}] ${f.groups.map((g) => `${g.claims[0].modality ?? g.claims[0].value.text}: ${g.claims.map((c) => `${c.documentId} «${c.text.slice(0, 70)}»`).join(', ')}`).join(' <> ')}`).join('\n')));
-    if (process.env.SUBJECT_DEBUG && !HELD_OUT.includes(folder)) console.log(findings.map((f) => `SUBJECT ${folder}: «${f.pairs[0].subject}» from «${f.pairs[0].claims[0].text.slice(0, 110)}»`).join('\n'));
-    if (process.env.EVIDENCE_DEBUG && !HELD_OUT.includes(folder)) {
+    if (debug('SUBJECT_DEBUG')) console.log(findings.map((f) => `SUBJECT ${folder}: «${f.pairs[0].subject}» from «${f.pairs[0].claims[0].text.slice(0, 110)}»`).join('\n'));
+    if (debug('EVIDENCE_DEBUG')) {
       for (const f of findings) {
         const planted = key.contradictions.filter((e) => holds(f, e.sides)).map((e) => e.id).join(',') || '-';
         const p = f.pairs[0];
@@ -122,7 +124,7 @@ describe('full-audit evaluation through the repository (rule-based judge, Postgr
         console.log(`EVIDENCE ${folder} ${planted} shared=${p.shared.length} sim=${p.similarity.toFixed(2)} own=${own(p.claims[0])}/${own(p.claims[1])} attr=${p.attribute} [${p.shared.join(' ')}]`);
       }
     }
-    if (process.env.FINDING_DEBUG && !HELD_OUT.includes(folder)) {
+    if (debug('FINDING_DEBUG')) {
       for (const f of findings) for (const p of f.pairs) console.log(`PAIR [${p.shared.join(' ')}] sim ${p.similarity.toFixed(2)}\n` + p.claims.map((c) => `  ${c.documentId} ${c.attribute}=${c.value.key} subject ${JSON.stringify(c.subject)} scope ${JSON.stringify(c.scope)} entity ${JSON.stringify(c.entity ?? [])} «${c.text.slice(0, 100)}»`).join('\n'));
     }
     return { findings: findings.length, found, missed, raised, repeated, total: key.contradictions.length };

@@ -179,8 +179,10 @@ function percentages(text: string, language: Language): ModelResult[] {
  */
 function dateTimes(text: string, culture: string, taken: [number, number][]): ModelResult[] {
   // A time, a time range or a moment of a day must be written with a figure or as noon or midnight: "afternoon tea" holds
-  // no noon, "the end of the day" no 23:59, and a lone "h" (of "Hôtel") or "heure" no present moment.
-  const clock = (r: ModelResult) => !/^datetimeV2\.(?:time|datetime)/.test(r.typeName) || /\d|(?<!\p{L})(?:noon|midnight|midi|minuit)(?!\p{L})/iu.test(r.text);
+  // no noon, "the end of the day" no 23:59, and a lone "h" (of "Hôtel") or "heure" no present moment. No clock reads 24:
+  // "par 24 heures", "24 h sur 24" are a day's length, or always.
+  const clock = (r: ModelResult) =>
+    !/^datetimeV2\.(?:time|datetime)/.test(r.typeName) || (/\d|(?<!\p{L})(?:noon|midnight|midi|minuit)(?!\p{L})/iu.test(r.text) && !writtenHours(r.text).includes(24));
   const results = recognizeDateTime(text, culture).filter(clock);
   const out: ModelResult[] = [];
   for (const r of results) {
@@ -198,6 +200,12 @@ function dateTimes(text: string, culture: string, taken: [number, number][]): Mo
   return out;
 }
 
+const UNIT_WORDS = 'second|minute|hour|day|week|month|year|seconde|heure|jour|semaine|mois|an|année';
+/** A unit word after an article at most ("the day", "une semaine"). */
+const BARE_UNIT = new RegExp(`^(an?|the|one|un|une|le|la)?\\s*(${UNIT_WORDS})$`, 'iu');
+/** A unit word in the plural after an article or a possessive at most ("les jours", "the hours"). */
+const BARE_PLURAL_UNIT = new RegExp(`^(?:(?:the|les|des|ces|nos|vos|leurs|mes|tes|ses)\\s+)?(?:${UNIT_WORDS})s$`, 'iu');
+
 /**
  * "a second screen", "the day": a unit word alone is not a duration. With a numeral it is ("one week",
  * "une semaine"), and so it is with "a" after a word that asks for a length of time ("within a week",
@@ -207,9 +215,9 @@ function isBareUnit(r: ModelResult, text: string): boolean {
   if (/\d/.test(r.text)) return false;
   // A unit in the plural without a figure names no length ("les jours fériés", "pendant les semaines de fermeture"), nor a
   // time ("les heures de service": the recognizer reads the present moment).
-  if (/^(?:(?:the|les|des|ces|nos|vos|leurs|mes|tes|ses)\s+)?(?:seconds|minutes|hours|days|weeks|months|years|secondes|heures|jours|semaines|années|ans)$/iu.test(r.text.trim())) return true;
+  if (BARE_PLURAL_UNIT.test(r.text.trim())) return true;
   if (!/duration/.test(r.typeName)) return false;
-  const m = /^(an?|the|one|un|une|le|la)?\s*(second|minute|hour|day|week|month|year|seconde|minute|heure|jour|semaine|mois|an|année)$/iu.exec(r.text.trim());
+  const m = BARE_UNIT.exec(r.text.trim());
   if (!m) return false;
   const article = (m[1] ?? '').toLowerCase();
   if (['one', 'un', 'une'].includes(article)) return false;
@@ -470,8 +478,6 @@ function dateTimeOf(r: ModelResult): Reading | undefined {
   const type = String(first.type ?? '');
   const timex = String(first.timex ?? '');
   const mod = first.Mod ? `${String(first.Mod)}:` : '';
-  // "par 24 heures", "24 h sur 24": a day's length, or always; no clock reads 24.
-  if (['time', 'timerange', 'datetime', 'datetimerange'].includes(type) && writtenHours(r.text).includes(24)) return undefined;
   switch (type) {
     case 'duration': {
       const seconds = resolvedNumber(first.value);

@@ -372,12 +372,15 @@ function sameScope(a: Claim, b: Claim): boolean {
     // A modifier the other side writes too, anywhere ("return items" and "return unused items"), or has too
     // (from its heading: "Standard refunds" above both), is no contrast.
     const [fa, fb] = [modifiers(qa, head).map(singular), modifiers(qb, head).map(singular)];
-    // A compound that ends in the other side's modifier specifies it, it does not contrast with it ("deep-cleaning charge", "cleaning charge").
-    const specifies = (m: string, other: readonly string[]) => m.includes('-') && other.includes(m.slice(m.lastIndexOf('-') + 1));
     const [ma, mb] = [fa.filter((m) => !written(b, m) && !fb.includes(m) && !specifies(m, fb)), fb.filter((m) => !written(a, m) && !fa.includes(m) && !specifies(m, fa))];
     if (ma.length > 0 && mb.length > 0) return false;
   }
   return true;
+}
+
+/** A compound modifier that ends in one of the other side's modifiers specifies it, it does not contrast with it ("deep-cleaning charge", "cleaning charge"). */
+function specifies(modifier: string, other: readonly string[]): boolean {
+  return modifier.includes('-') && other.includes(modifier.slice(modifier.lastIndexOf('-') + 1));
 }
 
 /** The names a claim's own statement is limited to (its scope less its document's names). */
