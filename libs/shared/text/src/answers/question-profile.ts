@@ -78,6 +78,14 @@ const FRAMING = new Set(
  */
 const FRAMING_PHRASES = /\b(?:(?:come|comes|came|coming) into (?:force|effect|operation)|(?:enter|enters|entered|entering) into force|(?:take|takes|took|taking) effect|cut[- ]?off|entr\w* en vigueur|pren\w* effet|en vigueur)\b/gu;
 
+/**
+ * Interrogative phrases that ask for a length of time or a bound ("how far ahead", "how quickly", "how much notice",
+ * "dans quel délai"): the typed value answers them, and documents rarely repeat their adverbs ("posted 10 days in
+ * advance" for "how far ahead", "attend within 30 minutes" for "how quickly"), so their words frame the answer
+ * instead of naming the subject, where they weighed as its rarest words.
+ */
+const FORM_PHRASES = /\bhow (?:far |much |long |many days )?(?:ahead|in advance|beforehand)\b|\bhow (?:quickly|fast|soon|early|late)\b|\bhow much notice\b|\bcombien de temps (?:a l'avance|avant)\b|\bdans quel delai\b|\ba quelle vitesse\b/gu;
+
 const DURATION = /\b(how long|how far (?:ahead|in advance|beforehand)|how (?:much|long) (?:in advance|ahead|beforehand)|how much notice|how (?:quickly|fast)|how many (?:[\w-]+ ){0,2}(?:days|weeks|months|years|hours|minutes)|how soon|within how|how often|how frequently|combien de (?:jours|semaines|mois|ans|annees|heures|minutes)|quel(?:le)? (?:est (?:le|la) )?(?:delai|duree|frequence)|deadline|time limit|delai|duree)\b/u;
 const EVERY = /\b(how often|how frequently|every how|a quelle frequence|tous les combien)\b/u;
 const PERCENT = /\b(percentage|percent|what share|what proportion|quel pourcentage|pourcentage|taux|rate)\b/u;
@@ -125,7 +133,7 @@ export function profileQuestion(question: string, language: Language = detectLan
   const terms: QuestionTerm[] = [];
   const seen = new Set<string>();
   const salience = language === 'en' ? englishSalience(question) : new Map<string, number>();
-  const phrased = new Set([...folded.matchAll(FRAMING_PHRASES)].flatMap((m) => foldedWords(m[0])));
+  const phrased = new Set([...folded.matchAll(FRAMING_PHRASES), ...folded.matchAll(FORM_PHRASES)].flatMap((m) => foldedWords(m[0])));
   // Words only in the scene the asker sets ("Our train gets in at lunchtime.") weigh less than those of the clause that asks.
   const asked = new Set(foldedWords(interrogative(folded)));
   for (const written of foldedWords(question)) {
