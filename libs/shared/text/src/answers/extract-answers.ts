@@ -10,6 +10,7 @@ import type { AnswerKind, ExtractedAnswer, Passage } from './question-analysis.t
 import { firstCell, Segment, segments } from './segments';
 import { hasSynonym } from '../synonyms';
 import { hasRelated } from './terms';
+import { wordNetSynonyms } from '../wordnet';
 
 /**
  * Tuning of the rule-based extraction. Set by hand on the demo corpus and the RAMDocs development split
@@ -62,7 +63,8 @@ const DEMONYMS = new Set(
  * separate clauses ("120 EUR per night; Paris and London up to 180 EUR") gives one answer per clause,
  * each with the scope its clause names.
  */
-export function extractAnswers(question: string, passages: readonly Passage[], profile: QuestionProfile = profileQuestion(question)): ExtractedAnswer[] {
+export function extractAnswers(question: string, passages: readonly Passage[], asked: QuestionProfile = profileQuestion(question)): ExtractedAnswer[] {
+  const profile = inRepositoryWords(asked, passages);
   const weights = termWeights(profile, passages);
   if (unknownSubjectShare(profile, weights) > EXTRACTION.maxUnknownSubject) return [];
   const sharedNames = namesSharedByMostDocuments(passages);
@@ -172,6 +174,29 @@ function anchoredAnswers(
   return [...out, ...[...best.values()].filter((b) => !b.weak).flatMap((b) => b.found.map((a) => ({ ...a, confidence: EXTRACTION.anchoredConfidence })))];
 }
 
+/**
+ * An English question's word that no retrieved passage writes ("bike", "wage", "fault") is read as a WordNet synonym
+ * of it that one does ("bicycle", "pay", "defect"), from its two most frequent senses. Only such words: a word the
+ * repository writes keeps its own reading, and the dictionary's senses never compete with it. The borrowed word only
+ * adds: a sentence that writes it covers more of the question, one that does not covers no less (the asker did not
+ * write it).
+ */
+function inRepositoryWords(profile: QuestionProfile, passages: readonly Passage[]): QuestionProfile {
+  if (profile.language !== 'en') return profile;
+  const written = new Set(passages.flatMap((p) => stemsOf(`${p.documentName ?? ''} ${p.text}`, profile.language)));
+  let changed = false;
+  const terms = profile.terms.map((t) => {
+    if (t.framing || /\d/u.test(t.stem) || hasRelated(written, t.stem)) return t;
+    const found = wordNetSynonyms(t.surface)
+      .map((w) => stem(w, profile.language))
+      .find((s) => !stopwordsOf(profile.language).has(s) && written.has(s));
+    if (!found) return t;
+    changed = true;
+    return { ...t, stem: found, borrowed: true };
+  });
+  return changed ? { ...profile, terms } : profile;
+}
+
 const FRAMING_BONUS = 0.15;
 
 /** Share of the question's framing words ("population", "price") the text holds. */
@@ -247,15 +272,19 @@ function coverageOf(
     // answers; they neither add nor cost coverage (the kinds asked for filter the values).
     if (t.framing && profile.expected.form === 'value') return;
     const w = weights[i];
-    total += w;
-    if (here.has(t.stem)) got += w * EXTRACTION.inSentence;
+    let credit = 0;
+    if (here.has(t.stem)) credit = EXTRACTION.inSentence;
     // A related form ("refundable" for "refund"), or a word used for the same thing ("overdue" for "late") that does
     // not already stand for another of the question's words ("retention" for "kept" when "retention" is asked too).
-    else if (hasRelated(here, t.stem) || hasSynonym(unclaimed, t.stem)) got += w * EXTRACTION.related;
-    else if (context.has(t.stem) || hasRelated(context, t.stem) || before.has(t.stem) || hasRelated(before, t.stem)) got += w * (strict ? EXTRACTION.inPassage : EXTRACTION.inHeading);
-    else if (!strict && (passageStems.has(t.stem) || hasRelated(passageStems, t.stem))) got += w * EXTRACTION.inPassage;
+    else if (hasRelated(here, t.stem) || hasSynonym(unclaimed, t.stem)) credit = EXTRACTION.related;
+    else if (context.has(t.stem) || hasRelated(context, t.stem) || before.has(t.stem) || hasRelated(before, t.stem)) credit = strict ? EXTRACTION.inPassage : EXTRACTION.inHeading;
+    else if (!strict && (passageStems.has(t.stem) || hasRelated(passageStems, t.stem))) credit = EXTRACTION.inPassage;
     // A name ("Irish sites", "Brussels") the document writes in another passage: its scope section.
-    else if (!strict && t.salience > 1 && documentStems.has(t.stem)) got += w * EXTRACTION.inDocument;
+    else if (!strict && t.salience > 1 && documentStems.has(t.stem)) credit = EXTRACTION.inDocument;
+    // A borrowed word only adds: the asker did not write it.
+    if (t.borrowed && credit === 0) return;
+    total += w;
+    got += w * credit;
   });
   return { coverage: total === 0 ? 0 : got / total };
 }

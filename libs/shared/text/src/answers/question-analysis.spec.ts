@@ -426,3 +426,23 @@ describe('question analysis: a question in the asker\'s words, documents in thei
     expect(analyse(weight, [sheet, otherTent]).outcome).toBe('NO_CONFLICT');
   });
 });
+
+describe('question analysis: a word of the asker no retrieved passage writes, read through WordNet', () => {
+  it('credits the repository\'s synonym of it: "bicycle" in a sentence answers "bike" as surely as the word itself would', () => {
+    const question = 'How long may a bike stay in the shed?';
+    const confidence = (second: string) =>
+      extractAnswers(question, [passage('kd_rules', 'Bicycles may stay in the shed for up to 14 days.'), passage('kd_notice', second), passage('kd_other', 'The shed is locked at night.')]).find((a) => a.documentId === 'kd_notice')?.confidence ?? 0;
+    const bicycle = confidence('A bicycle left in the shed for more than 30 days is removed.');
+    expect(bicycle).toBeGreaterThan(confidence('A crate left in the shed for more than 30 days is removed.') + 0.1);
+    expect(bicycle).toBeGreaterThan(0.6);
+  });
+
+  it('the borrowed word only adds: a sentence without it covers the question as much as before', () => {
+    const question = 'How many days of paid leave does a full-time employee get, and what is the wage?';
+    const without = passage('kd_leave', 'Full-time employees get 25 days of paid leave a year.');
+    const withPay = [without, passage('kd_pay', 'Pay is reviewed every year in April.')];
+    const confidence = (passages: Passage[]) => extractAnswers(question, passages).find((a) => a.documentId === 'kd_leave')?.confidence;
+    expect(confidence(withPay)).toBeDefined();
+    expect(confidence(withPay)).toBeCloseTo(confidence([without, passage('kd_pay', 'The canteen is open every day in April.')])!, 5);
+  });
+});

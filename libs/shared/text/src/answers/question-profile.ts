@@ -34,6 +34,11 @@ export interface QuestionTerm {
   /** The word as the question wrote it. */
   surface: string;
   /**
+   * The repository's word for one of the asker's that no retrieved passage writes (WordNet: "dog" for "spaniel"):
+   * a sentence that writes it covers more of the question, one that does not covers no less.
+   */
+  borrowed?: boolean;
+  /**
    * True for words that frame the answer rather than name the subject ("profession", "price",
    * "days"): an answering sentence often lacks them ("She is a mezzo-soprano").
    */
