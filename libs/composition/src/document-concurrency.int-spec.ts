@@ -121,11 +121,11 @@ describe('document writers racing on PostgreSQL', () => {
   async function indexingHeldInFinalWrite(doc: { id: string; content_hash: string }) {
     const inside = gate();
     const release = gate();
-    const replace = nodes.replaceForDocument.bind(nodes);
-    jest.spyOn(nodes, 'replaceForDocument').mockImplementation(async (...args) => {
+    const publish = nodes.publish.bind(nodes);
+    jest.spyOn(nodes, 'publish').mockImplementation(async (...args) => {
       inside.open();
       await release.opened;
-      return replace(...args);
+      return publish(...args);
     });
     const run = index.execute({ instanceId, documentId: doc.id, contentHash: doc.content_hash }, attempt);
     await inside.opened;

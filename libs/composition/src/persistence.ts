@@ -6,7 +6,7 @@ import { AddFindingPairs1763700002100, AddModelDiscovery1763700002200, AddModelB
 import { JOBS_MIGRATIONS } from '@svc/jobs';
 import { CreateMissingSubjectsSchema1763700001300 } from '@svc/missing-subjects-infra';
 import { CreateMandatoryQuestionsSchema1763700001000 } from '@svc/mandatory-questions-infra';
-import { AddDocumentsAndSemanticNodes1763700000500, CreateRepositorySchema1763700000200, CreateSearchLogs1763700000700 } from '@svc/repository-infra';
+import { AddDocumentsAndSemanticNodes1763700000500, AddIndexationAttempts1763700002450, CreateRepositorySchema1763700000200, CreateSearchLogs1763700000700 } from '@svc/repository-infra';
 import { VECTOR_INDEX_MIGRATIONS } from '@svc/vector-index';
 import { CreateDocumentRecords1763700000600, CreateWorkspaceSchema1763700000300 } from '@svc/workspace-infra';
 
@@ -38,5 +38,6 @@ export const PERSISTENCE: PersistenceParts = {
     AddFindingPairs1763700002100,
     AddModelDiscovery1763700002200,
     AddModelBudgetDays1763700002300,
+    AddIndexationAttempts1763700002450,
   ],
 };

@@ -30,6 +30,14 @@ export class InMemoryVectorIndex extends VectorIndex {
     }
   }
 
+  async removeNodes(instanceId: string, nodeIds: readonly string[]): Promise<void> {
+    checkKey('instance id', instanceId);
+    for (const id of nodeIds) checkKey('node id', id);
+    for (const id of nodeIds) {
+      if (this.entries.get(id)?.instanceId === instanceId) this.entries.delete(id);
+    }
+  }
+
   async vectorsOf(instanceId: string, model: string, documentIds: string[]): Promise<IndexedVector[]> {
     checkKey('instance id', instanceId);
     checkKey('model', model);

@@ -7,7 +7,7 @@ import { checkedQuery, checkedUpsert, checkKey } from './vector-input';
 const ROWS_PER_STATEMENT = 200;
 
 /**
- * What both PostgreSQL adapters share: writes (upsert, removeDocument) through the unit of work's
+ * What both PostgreSQL adapters share: writes (upsert, removeDocument, removeNodes) through the unit of work's
  * manager, so they join the caller's transaction; an upsert of several statements runs in one
  * transaction of its own when the caller has none. Subclasses say how a vector is written and searched.
  */
@@ -56,6 +56,13 @@ export abstract class SqlVectorIndex extends VectorIndex {
     await this.uow
       .manager()
       .query(`DELETE FROM vector_index.node_vectors WHERE instance_id = $1 AND document_id = $2`, [instanceId, documentId]);
+  }
+
+  async removeNodes(instanceId: string, nodeIds: readonly string[]): Promise<void> {
+    checkKey('instance id', instanceId);
+    for (const id of nodeIds) checkKey('node id', id);
+    if (nodeIds.length === 0) return;
+    await this.uow.manager().query(`DELETE FROM vector_index.node_vectors WHERE instance_id = $1 AND node_id = ANY($2)`, [instanceId, [...nodeIds]]);
   }
 
   async vectorsOf(instanceId: string, model: string, documentIds: string[]): Promise<IndexedVector[]> {

@@ -32,11 +32,23 @@ export type IndexGiveUp = { workerStopped: true; attempts: number } | { error: u
 export type IndexOutcome = 'indexed' | 'stale' | 'parsing_error';
 
 const EMBEDDING_BATCH = 64;
+/**
+ * Nodes per INSERT, and vectors per upsert (each its own short transaction), sized so that one write
+ * holds the embedded database for a few tens of milliseconds (measured on PGlite, 2-core machine: a
+ * node costs ~1.5 ms, its three to_tsvector and GIN entries; a vector ~7 ms, the HNSW graph's upkeep).
+ * A request arriving meanwhile waits for one batch, not for the document.
+ */
+const NODE_WRITE_BATCH = 32;
+const VECTOR_WRITE_BATCH = 8;
+/** Rows deleted per statement when the rows nobody reads are swept. */
+const SWEEP_BATCH = 1000;
 
 /**
  * The indexation of one document version (job `repository.index-document`, registered as
- * non-transactional and idempotent): parse, chunk into semantic nodes, embed, then replace the
- * document's nodes, full-text entries and vectors in one transaction.
+ * non-transactional and idempotent): parse, chunk into semantic nodes, embed and write the nodes and
+ * vectors in short batches that no reader sees, then swap them in with one short transaction. Readers
+ * see the old nodes or the new ones, never a mix; a crash leaves the old ones and nothing that hinders
+ * the next attempt.
  * A broken file ends in PARSING_ERROR with its reason (the job succeeds: retrying cannot help); an
  * embedding failure is thrown as `REPOSITORY.EMBEDDING_FAILED` (the jobs platform retries an
  * unavailable model), and the job's give-up marks the document EMBEDDING_ERROR.
@@ -56,12 +68,13 @@ export class IndexDocument {
   ) {}
 
   async execute(payload: RepositoryIndexDocumentPayload, attempt: IndexAttempt): Promise<IndexOutcome> {
-    // Reads and the slow work (parsing, embedding) run outside any transaction: in the embedded mode
-    // a transaction holds the only database connection. The writes then commit together, after a
-    // re-check that the document still has this content (a newer version may have arrived).
+    // Reads and the slow work (parsing, embedding, writing) run outside any transaction: in the embedded
+    // mode a transaction holds the only database connection. The swap then commits in one short one,
+    // after a re-check that the document still has this content (a newer version may have arrived).
     // Nothing to do when the document moved on (other content, deleted) or this content is already
     // indexed (a redelivery after a crash, say).
-    const document = await this.documents.startIndexation(payload.instanceId, payload.documentId, payload.contentHash, this.clock.now());
+    const attemptId = this.ids.next('kx_');
+    const document = await this.documents.startIndexation(payload.instanceId, payload.documentId, payload.contentHash, this.clock.now(), attemptId);
     if (!document) return 'stale';
     const content = await this.documents.loadContent(document.id);
     if (!content) {
@@ -80,40 +93,75 @@ export class IndexDocument {
     }
     await attempt.progress(30, `parsed into ${drafts.length} semantic nodes`);
 
-    let vectors: number[][] = [];
-    try {
-      for (let i = 0; i < drafts.length; i += EMBEDDING_BATCH) {
-        vectors = vectors.concat(await this.embedder.embed(drafts.slice(i, i + EMBEDDING_BATCH).map((d) => d.text)));
-        await attempt.progress(30 + Math.round((60 * Math.min(i + EMBEDDING_BATCH, drafts.length)) / Math.max(drafts.length, 1)), 'embedding');
+    // The nodes and their vectors are written in many short statements, each holding the database
+    // only briefly (in the embedded mode a transaction holds its only connection: one transaction for
+    // a large document kept every request waiting for over a minute). The nodes are written under this
+    // attempt, which no reader sees before it is published; the vectors under the new nodes' ids, which
+    // no reader reaches before those nodes are published (every reader goes through the nodes). One
+    // short transaction then publishes them. An attempt that stops half-way leaves only rows nobody
+    // reads, which the next attempt deletes first (with their vectors).
+    await this.sweep(document.instanceId, document.id);
+    const nodes: SemanticNode[] = drafts.map((d) => ({
+      id: this.ids.next('kn_'),
+      instanceId: document.instanceId,
+      documentId: document.id,
+      position: d.position,
+      text: d.text,
+      headingPath: d.headingPath,
+      charStart: d.charStart,
+      charEnd: d.charEnd,
+    }));
+    for (let i = 0; i < nodes.length; i += EMBEDDING_BATCH) {
+      const batch = nodes.slice(i, i + EMBEDDING_BATCH);
+      let vectors: number[][];
+      try {
+        vectors = await this.embedder.embed(batch.map((n) => n.text));
+      } catch (error) {
+        throw embeddingFailure(error);
       }
-    } catch (error) {
-      throw embeddingFailure(error);
+      // Nodes before their vectors: a vector is only ever written for a node row, which the next
+      // attempt's sweep finds (and removes with its vector) if this one stops.
+      for (let j = 0; j < batch.length; j += NODE_WRITE_BATCH) await this.nodes.stage(attemptId, batch.slice(j, j + NODE_WRITE_BATCH));
+      for (let j = 0; j < batch.length; j += VECTOR_WRITE_BATCH) {
+        const written = batch.slice(j, j + VECTOR_WRITE_BATCH);
+        await this.vectors.upsert(document.instanceId, this.embedder.model, written.map((n, k) => ({ id: n.id, documentId: n.documentId, vector: vectors[j + k] })));
+      }
+      await attempt.progress(30 + Math.round((60 * Math.min(i + EMBEDDING_BATCH, nodes.length)) / Math.max(nodes.length, 1)), 'embedding and writing');
     }
 
-    return this.uow.run(async (): Promise<IndexOutcome> => {
+    const outcome = await this.uow.run(async (): Promise<IndexOutcome> => {
       // Locked: a delete, re-index or new upload of this document waits for this write, or this
       // write waits for it and then finds the document moved on.
       const current = await this.documents.get(payload.instanceId, payload.documentId, { forUpdate: true });
       if (!isCurrent(current, payload)) return 'stale';
-      const nodes: SemanticNode[] = drafts.map((d) => ({
-        id: this.ids.next('kn_'),
-        instanceId: current.instanceId,
-        documentId: current.id,
-        position: d.position,
-        text: d.text,
-        headingPath: d.headingPath,
-        charStart: d.charStart,
-        charEnd: d.charEnd,
-      }));
-      await this.nodes.replaceForDocument(current.id, nodes);
-      await this.vectors.removeDocument(current.instanceId, current.id);
-      await this.vectors.upsert(current.instanceId, this.embedder.model, nodes.map((n, i) => ({ id: n.id, documentId: n.documentId, vector: vectors[i] })));
+      // False when a later attempt of this document started meanwhile (a job queued twice for one
+      // content): that one publishes, this one's rows must not mix in.
+      if (!(await this.nodes.publish(current.id, attemptId, nodes.length))) return 'stale';
       const now = this.clock.now();
       await this.documents.save({ ...current, state: 'INDEXED', failureReason: null, updatedAt: now, indexedAt: now });
       // The contexts that follow documents (question analysis...) hear of it with this write (outbox).
       for (const job of DOCUMENT_CHANGE_JOBS) await this.jobs.enqueue(job, { instanceId: current.instanceId, documentId: current.id, change: 'indexed' });
       return 'indexed';
     });
+    // Published, the previous version's rows are invisible: delete them (or, when stale, this
+    // attempt's), with their vectors, in short statements after the commit. A crash here leaves only
+    // rows nobody reads, swept by the document's next indexation or its deletion.
+    await this.sweep(document.instanceId, document.id, outcome === 'stale' ? attemptId : undefined);
+    // A vector this attempt wrote after another attempt's sweep took its node row.
+    if (outcome === 'stale') for (let i = 0; i < nodes.length; i += SWEEP_BATCH) await this.vectors.removeNodes(document.instanceId, nodes.slice(i, i + SWEEP_BATCH).map((n) => n.id));
+    return outcome;
+  }
+
+  /**
+   * Deletes the document's rows no reader sees and no attempt may still publish (`abandoned`'s too),
+   * with their vectors, in short batches.
+   */
+  private async sweep(instanceId: string, documentId: string, abandoned?: string): Promise<void> {
+    for (;;) {
+      const removed = await this.nodes.removeUnpublished(documentId, SWEEP_BATCH, abandoned);
+      if (removed.length === 0) return;
+      await this.vectors.removeNodes(instanceId, removed);
+    }
   }
 
   /**

@@ -62,15 +62,15 @@ export class TypeOrmDocumentRepository extends DocumentRepository {
     return row ? toDocument(row) : null;
   }
 
-  async startIndexation(instanceId: string, id: string, contentHash: string, now: Date): Promise<RepositoryDocument | null> {
+  async startIndexation(instanceId: string, id: string, contentHash: string, now: Date, attemptId: string): Promise<RepositoryDocument | null> {
     // One guarded statement (its own row lock and commit): no transaction round trips per job.
     const [row] = await this.q<DocumentRow>(
       `WITH changed AS (
-         UPDATE repository.documents SET state = 'PARSING', failure_reason = NULL, updated_at = $4
+         UPDATE repository.documents SET state = 'PARSING', failure_reason = NULL, updated_at = $4, indexing_attempt = $5
           WHERE instance_id = $1 AND id = $2 AND content_hash = $3 AND state NOT IN ('INDEXED', 'DELETED')
           RETURNING *)
        SELECT * FROM changed`,
-      [instanceId, id, contentHash, now],
+      [instanceId, id, contentHash, now, attemptId],
     );
     return row ? toDocument(row) : null;
   }
@@ -159,6 +159,17 @@ interface NodeRow {
   char_end: number;
 }
 
+/** Rows per INSERT: 8 parameters each. */
+const NODES_PER_STATEMENT = 200;
+
+/**
+ * The join condition that keeps a reader (`n`, joined to its document `d`) on the document's published
+ * attempt: the rows an attempt is writing, and those of the version it replaces once published, are
+ * never read. Rows written before attempts existed have none, like their documents' `nodes_attempt`.
+ */
+const PUBLISHED = 'n.attempt_id IS NOT DISTINCT FROM d.nodes_attempt';
+const NODE_COLUMNS = 'n.id, n.instance_id, n.document_id, n.position, n.text, n.heading_path, n.char_start, n.char_end';
+
 /**
  * Nodes with their full-text vector: English stemming (weight A) plus the unstemmed 'simple'
  * configuration, so words of other languages and exact terms match too.
@@ -173,24 +184,52 @@ export class TypeOrmSemanticNodeRepository extends SemanticNodeRepository {
     return this.uow.manager().query(sql, params);
   }
 
-  async replaceForDocument(documentId: string, nodes: SemanticNode[]): Promise<void> {
-    await this.removeForDocument(documentId);
-    for (let i = 0; i < nodes.length; i += 200) {
-      const batch = nodes.slice(i, i + 200);
-      const values: unknown[] = [];
+  async stage(attemptId: string, nodes: SemanticNode[]): Promise<void> {
+    for (let i = 0; i < nodes.length; i += NODES_PER_STATEMENT) {
+      const batch = nodes.slice(i, i + NODES_PER_STATEMENT);
+      const values: unknown[] = [attemptId];
       const tuples = batch.map((n, j) => {
-        const b = j * 8;
+        const b = 1 + j * 8;
         values.push(n.id, n.instanceId, n.documentId, n.position, n.text, n.headingPath, n.charStart, n.charEnd);
         const text = `$${b + 5}`;
         const headings = `array_to_string($${b + 6}::text[], ' ')`;
         return `($${b + 1}, $${b + 2}, $${b + 3}, $${b + 4}, ${text}, $${b + 6}::text[], $${b + 7}, $${b + 8},
-          setweight(to_tsvector('english', ${headings}), 'A') || setweight(to_tsvector('english', ${text}), 'B') || setweight(to_tsvector('simple', ${text}), 'D'))`;
+          setweight(to_tsvector('english', ${headings}), 'A') || setweight(to_tsvector('english', ${text}), 'B') || setweight(to_tsvector('simple', ${text}), 'D'), $1)`;
       });
       await this.q(
-        `INSERT INTO repository.semantic_nodes (id, instance_id, document_id, position, text, heading_path, char_start, char_end, search_vector) VALUES ${tuples.join(', ')}`,
+        `INSERT INTO repository.semantic_nodes (id, instance_id, document_id, position, text, heading_path, char_start, char_end, search_vector, attempt_id) VALUES ${tuples.join(', ')}`,
         values,
       );
     }
+  }
+
+  async publish(documentId: string, attemptId: string, expected: number): Promise<boolean> {
+    // RETURNING through a CTE: TypeORM answers an UPDATE or DELETE with [rows, count], a SELECT with its rows.
+    const rows = await this.q<{ id: string }>(
+      `WITH published AS (
+         UPDATE repository.documents SET nodes_attempt = $2
+          WHERE id = $1 AND indexing_attempt = $2
+            AND (SELECT count(*) FROM repository.semantic_nodes WHERE document_id = $1 AND attempt_id = $2) = $3
+          RETURNING id)
+       SELECT id FROM published`,
+      [documentId, attemptId, expected],
+    );
+    return rows.length > 0;
+  }
+
+  async removeUnpublished(documentId: string, limit: number, abandoned?: string): Promise<string[]> {
+    const rows = await this.q<{ id: string }>(
+      `WITH removed AS (
+         DELETE FROM repository.semantic_nodes WHERE id IN (
+           SELECT n.id FROM repository.semantic_nodes n JOIN repository.documents d ON d.id = n.document_id
+            WHERE n.document_id = $1 AND n.attempt_id IS DISTINCT FROM d.nodes_attempt
+              AND (n.attempt_id IS DISTINCT FROM d.indexing_attempt OR n.attempt_id = $3)
+            LIMIT $2)
+         RETURNING id)
+       SELECT id FROM removed`,
+      [documentId, limit, abandoned ?? null],
+    );
+    return rows.map((r) => r.id);
   }
 
   async removeForDocument(documentId: string): Promise<void> {
@@ -208,7 +247,7 @@ export class TypeOrmSemanticNodeRepository extends SemanticNodeRepository {
          SELECT string_agg(DISTINCT quote_literal(lexeme), ' | ') AS q FROM unnest(tsvector_to_array(to_tsvector('simple', $2))) AS lexeme),
        terms AS (SELECT coalesce(english.q, simple.q) AS q FROM english, simple)
        SELECT n.id, n.document_id, ts_rank_cd(n.search_vector, to_tsquery('simple', terms.q)) AS rank
-         FROM repository.semantic_nodes n, terms
+         FROM repository.semantic_nodes n JOIN repository.documents d ON d.id = n.document_id AND ${PUBLISHED}, terms
         WHERE terms.q IS NOT NULL AND n.instance_id = $1 AND n.search_vector @@ to_tsquery('simple', terms.q)
         ORDER BY rank DESC, n.id ASC
         LIMIT $3`,
@@ -219,14 +258,15 @@ export class TypeOrmSemanticNodeRepository extends SemanticNodeRepository {
 
   async getMany(ids: string[]): Promise<SemanticNode[]> {
     if (ids.length === 0) return [];
-    return this.nodes(await this.q<NodeRow>(`SELECT id, instance_id, document_id, position, text, heading_path, char_start, char_end FROM repository.semantic_nodes WHERE id = ANY($1)`, [ids]));
+    return this.nodes(await this.q<NodeRow>(`SELECT ${NODE_COLUMNS} FROM repository.semantic_nodes n JOIN repository.documents d ON d.id = n.document_id AND ${PUBLISHED} WHERE n.id = ANY($1)`, [ids]));
   }
 
   async ofDocuments(instanceId: string, documentIds: string[]): Promise<SemanticNode[]> {
     if (documentIds.length === 0) return [];
     return this.nodes(
       await this.q<NodeRow>(
-        `SELECT id, instance_id, document_id, position, text, heading_path, char_start, char_end FROM repository.semantic_nodes WHERE instance_id = $1 AND document_id = ANY($2) ORDER BY document_id, position`,
+        `SELECT ${NODE_COLUMNS} FROM repository.semantic_nodes n JOIN repository.documents d ON d.id = n.document_id AND ${PUBLISHED}
+          WHERE n.instance_id = $1 AND n.document_id = ANY($2) ORDER BY n.document_id, n.position`,
         [instanceId, documentIds],
       ),
     );

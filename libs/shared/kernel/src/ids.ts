@@ -5,6 +5,8 @@ export const ID_PREFIXES = {
   instance: 'ki_',
   document: 'kd_',
   semanticNode: 'kn_',
+  /** One attempt at indexing a document version: keys the nodes it stages (never shown to clients). */
+  indexationAttempt: 'kx_',
   mandatoryQuestion: 'mq_',
   questionConflict: 'qc_',
   fullAuditConflict: 'fc_',

@@ -19,9 +19,12 @@ export interface VectorMatch {
  * - Store: the vectors live in the store, never in the adapter object (the standalone process builds one
  *   VectorIndex per app, and the workers' writes are the retrieval app's searches), and outlive a restart
  *   (nothing embeds them again: lost vectors leave search on full text, silently).
- * - Transactions: a store in the service's PostgreSQL joins the caller's unit of work (indexation writes
- *   nodes and vectors in one transaction). A store outside it cannot; its writes must then be idempotent,
- *   and a vector whose node was rolled back must do no harm (search drops matches without a node).
+ * - Transactions: a store in the service's PostgreSQL joins the caller's unit of work (a deletion removes
+ *   the document's vectors in the transaction that marks it deleted). A store outside it cannot; its
+ *   writes must then be idempotent. Either way a vector whose node does not exist (not yet published, or
+ *   rolled back) must do no harm: every reader goes through the nodes (search drops matches without one),
+ *   and indexation writes a large document's vectors in many short upserts before its nodes are published,
+ *   then removes the old nodes' vectors (`removeNodes`) in short calls after.
  * - Order: `search` best first, equal scores by node id in byte order (`kn_C` before `kn_a`: SQL's
  *   `COLLATE "C"`, JavaScript's `<`, never `localeCompare`); `vectorsOf` by node id in the same order.
  * - Errors are DomainErrors, `invalid` `VECTOR_INDEX.INVALID_INPUT` for malformed input: an instance id,
@@ -36,8 +39,10 @@ export interface VectorMatch {
 export abstract class VectorIndex {
   /** Inserts or replaces the vectors of these nodes (a node listed twice keeps its last vector). */
   abstract upsert(instanceId: string, model: string, vectors: IndexedVector[]): Promise<void>;
-  /** Removes every vector of a document (re-indexation, deletion), under every model; a document without vectors is no error. */
+  /** Removes every vector of a document (deletion), under every model; a document without vectors is no error. */
   abstract removeDocument(instanceId: string, documentId: string): Promise<void>;
+  /** Removes the vectors of these nodes of the instance, under every model (a re-indexation's old nodes); unknown ids are skipped. */
+  abstract removeNodes(instanceId: string, nodeIds: readonly string[]): Promise<void>;
   /**
    * The stored vectors of these documents' nodes under `model`, as stored (their direction; the length may be
    * normalised), ordered by node id in byte order (the full audit's vector-neighbour blocking reads them).

@@ -193,6 +193,26 @@ export function vectorIndexContract(name: string, options: VectorIndexContractOp
       await index.removeDocument(ins, 'doc_never_indexed');
     });
 
+    it("removes the vectors of the nodes named, of the instance named, under every model", async () => {
+      const [ins, other] = [newInstance(), newInstance()];
+      await index.upsert(ins, 'm1', [
+        { id: 'kn_old1', documentId: 'doc_1', vector: [1, 0] },
+        { id: 'kn_old2', documentId: 'doc_1', vector: [1, 1] },
+        { id: 'kn_new1', documentId: 'doc_1', vector: [1, 0.5] },
+        { id: 'kn_other', documentId: 'doc_2', vector: [1, 0] },
+      ]);
+      await index.upsert(ins, 'm2', [{ id: 'kn_old3', documentId: 'doc_1', vector: [1, 0] }]);
+      await index.upsert(other, 'm1', [{ id: 'kn_elsewhere', documentId: 'doc_1', vector: [1, 0] }]);
+      // Unknown ids (and those of another instance) are skipped; an empty list does nothing.
+      await index.removeNodes(ins, ['kn_old2', 'kn_old1', 'kn_old3', 'kn_unknown', 'kn_elsewhere']);
+      await index.removeNodes(ins, []);
+      expect((await index.vectorsOf(ins, 'm1', ['doc_1', 'doc_2'])).map((v) => v.id)).toEqual(['kn_new1', 'kn_other']);
+      expect(await index.vectorsOf(ins, 'm2', ['doc_1'])).toEqual([]);
+      expect((await index.vectorsOf(other, 'm1', ['doc_1'])).map((v) => v.id)).toEqual(['kn_elsewhere']);
+      await expect(index.removeNodes(ins, ['kn_new1', ''])).rejects.toMatchObject({ code: 'VECTOR_INDEX.INVALID_INPUT' });
+      expect((await index.vectorsOf(ins, 'm1', ['doc_1'])).map((v) => v.id)).toEqual(['kn_new1']);
+    });
+
     it('orders equal scores by node id in byte order, also across the limit', async () => {
       const ins = newInstance();
       await index.upsert(ins, 'm1', [
