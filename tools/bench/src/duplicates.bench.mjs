@@ -211,7 +211,8 @@ async function seedAll(app, instanceId, docs, label) {
       nodeCount += nodes.length;
       for (let j = 0; j < nodes.length; j += 500) {
         params = [];
-        // The store's tuple (TypeOrmSemanticNodeRepository.replaceForDocument), search vector included.
+        // The store's tuple (TypeOrmSemanticNodeRepository.stage), search vector included; no attempt, like the document's
+        // nodes_attempt, so the rows are the published ones (ADR 0051).
         const tuples = nodes.slice(j, j + 500).map((n) => {
           const b = params.length;
           params.push(n.id, instanceId, n.documentId, n.position, n.text, n.headingPath, n.charStart, n.charEnd);

@@ -11,7 +11,7 @@
 //   1. ingest + index BENCH_DOCUMENTS generated Markdown documents (IngestDocument, then IndexDocument
 //      with a stub attempt), timing each half;
 //   2. top the same instance up to BENCH_NODES semantic nodes with bulk writes through the ports
-//      (DocumentRepository.save, SemanticNodeRepository.replaceForDocument, VectorIndex.upsert;
+//      (DocumentRepository.save, SemanticNodeRepository.stage and publish under one attempt, VectorIndex.upsert;
 //      10 nodes per bulk document). On PGlite the HNSW index is dropped before the bulk load and
 //      rebuilt after it with PgVectorIndex.ensureHnswIndex (timed);
 //   3. search latency (SearchSemanticNodes, hybrid / fulltext / vector), p50/p99, after a warm-up;
@@ -292,7 +292,11 @@ async function bulkPhase(app, db, instanceId, corpus, startNodes) {
     await uow.run(async () => {
       for (const { document, nodes, embedded } of batch) {
         await documents.save(document);
-        await nodesRepo.replaceForDocument(document.id, nodes);
+        // One indexation attempt per document (ADR 0051): its nodes staged, the attempt made the document's latest, published.
+        const attemptId = ids.next('kx_');
+        await nodesRepo.stage(attemptId, nodes);
+        await uow.manager().query('UPDATE repository.documents SET indexing_attempt = $2 WHERE id = $1', [document.id, attemptId]);
+        if (!(await nodesRepo.publish(document.id, attemptId, nodes.length))) throw new Error(`bulk document ${document.id}: its nodes were not published`);
         await vectors.upsert(instanceId, embedder.model, nodes.map((x, i) => ({ id: x.id, documentId: document.id, vector: embedded[i] })));
       }
     });
