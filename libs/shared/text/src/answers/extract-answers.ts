@@ -34,16 +34,6 @@ export const EXTRACTION = {
   framingWeight: 0.35,
   /** Largest share of the question's subject words that may be absent from every retrieved document. */
   maxUnknownSubject: 0.5,
-  /**
-   * A value question's answer in a document the first reading found none or only a weak one in: a sentence covering
-   * at least this much (below `minValueCoverage` when it gave none) that writes at least `anchoredSharedStems` of the
-   * own words of another document's answer at least `minAnchorConfidence` sure, beyond the question's, answers with
-   * `anchoredConfidence`, as sure as a side of a conflict needs (see `anchoredAnswers`).
-   */
-  minAnchoredCoverage: 0.4,
-  minAnchorConfidence: 0.6,
-  anchoredSharedStems: 2,
-  anchoredConfidence: 0.55,
 };
 
 interface Credit {
@@ -73,7 +63,6 @@ export function extractAnswers(question: string, passages: readonly Passage[], a
   const documentStems = new Map<string, Set<string>>();
   passages.forEach((p, i) => documentStems.set(p.documentId, new Set([...(documentStems.get(p.documentId) ?? []), ...stemsOfPassage[i]])));
   const out: ExtractedAnswer[] = [];
-  const nearMisses: NearMiss[] = [];
   for (const [i, passage] of passages.entries()) {
     if (elsewhere.has(passage.documentId)) continue;
     const segs = segments(passage.text);
@@ -86,7 +75,6 @@ export function extractAnswers(question: string, passages: readonly Passage[], a
       const yesNo = profile.expected.form === 'yes-no';
       const { coverage } = coverageOf(seg, index, segs, profile, weights, context, passageStems, yesNo, documentStems.get(passage.documentId));
       const min = profile.expected.form === 'value' ? EXTRACTION.minValueCoverage : yesNo ? EXTRACTION.minYesNoCoverage : EXTRACTION.minOpenCoverage;
-      if (coverage < min && profile.expected.form === 'value' && coverage >= EXTRACTION.minAnchoredCoverage) nearMisses.push({ seg, passage, coverage });
       if (coverage < min) return;
       // Between sentences on the subject, the one that names the attribute asked ("population") wins.
       const rank = coverage + FRAMING_BONUS * framingShare(seg.text, profile);
@@ -96,82 +84,7 @@ export function extractAnswers(question: string, passages: readonly Passage[], a
     });
     if (best) out.push(...best.answers);
   }
-  return anchoredAnswers(question, out, nearMisses, profile, passages, sharedNames);
-}
-
-interface NearMiss {
-  seg: Segment;
-  passage: Passage;
-  coverage: number;
-}
-
-/**
- * Askers name a subject in their own words, and each document in its own: the question's words may meet one
- * document's sentence ("finds that someone has smoked in a bedroom ... £150 deep-cleaning charge to the room bill")
- * and barely another's ("Smoking in a bedroom | GBP 250 cleaning charge"). A sure answer's own sentence names the
- * subject in the repository's words, so a sentence of another document that covers the question nearly enough and
- * writes at least two of those words beyond the question's (not words most retrieved documents write) answers as
- * surely as a side of a conflict needs, when it holds a value of the same kind: the weak answer a document gave is
- * raised so, and a document that gave none answers with its sentence that covers most. A document that never writes
- * a name the question asks about is left as it is. Returns the answers with those changes.
- */
-function anchoredAnswers(
-  question: string,
-  answers: readonly ExtractedAnswer[],
-  nearMisses: readonly NearMiss[],
-  profile: QuestionProfile,
-  passages: readonly Passage[],
-  sharedNames: Set<string>,
-): ExtractedAnswer[] {
-  const anchors = answers.filter((a) => a.confidence >= EXTRACTION.minAnchorConfidence);
-  if (anchors.length === 0) return [...answers];
-  const asked = profile.terms.map((t) => t.stem);
-  const documents = new Map<string, Set<string>>();
-  const written = new Map<string, Set<string>>();
-  for (const p of passages) {
-    documents.set(p.documentId, new Set([...(documents.get(p.documentId) ?? []), ...stemsOf(p.text, profile.language)]));
-    written.set(p.documentId, new Set([...(written.get(p.documentId) ?? []), ...foldedWords(`${p.documentName ?? ''} ${p.text}`)]));
-  }
-  // A name the question asks about ("the Basecamp 4 tent") that the repository writes: a document that never writes it
-  // states another thing's value ("Trailhead 2 | Packed weight | 2.4 kg"), however alike its words.
-  const names = [...askedNames(question)].filter((n) => [...written.values()].some((words) => words.has(n)));
-  // A word most retrieved documents write (three at least) names no subject of its own ("hotel", "guest").
-  const common = (s: string) => {
-    const df = [...documents.values()].filter((stems) => stems.has(s)).length;
-    return df >= 3 && df > documents.size / 2;
-  };
-  // The words of a sentence that name its subject beyond the question's own (and its figures).
-  const ownWords = (text: string) => new Set(stemsOf(text, profile.language).filter((s) => !/\d/u.test(s) && !common(s) && !asked.some((q) => hasRelated(new Set([s]), q))));
-  const anchorWords = anchors.map((a) => ({ kind: a.kind, words: ownWords(a.text) }));
-  /** How many of a sure answer's own words this sentence writes, per kind of value (none if its document misses an asked name). */
-  const anchoring = (documentId: string, text: string) => {
-    const shared = new Map<AnswerKind, number>();
-    if (names.some((n) => !written.get(documentId)?.has(n))) return shared;
-    const words = ownWords(text);
-    for (const a of anchorWords) shared.set(a.kind, Math.max(shared.get(a.kind) ?? 0, [...a.words].filter((w) => words.has(w)).length));
-    return shared;
-  };
-  // Per document not sure yet, the sentence that writes most of a sure answer's words (then covers most): one of its
-  // weak answers, or a sentence that covered too little to answer.
-  const sure = new Set(answers.filter((a) => a.confidence >= EXTRACTION.anchoredConfidence).map((a) => a.documentId));
-  const best = new Map<string, { shared: number; coverage: number; found: ExtractedAnswer[]; weak: boolean }>();
-  const consider = (documentId: string, text: string, coverage: number, found: () => ExtractedAnswer[], weak: boolean) => {
-    if (sure.has(documentId)) return;
-    const shared = anchoring(documentId, text);
-    const answering = found().filter((a) => (shared.get(a.kind) ?? 0) >= EXTRACTION.anchoredSharedStems);
-    if (answering.length === 0) return;
-    const strength = Math.max(...answering.map((a) => shared.get(a.kind)!));
-    const held = best.get(documentId);
-    if (held && (held.shared > strength || (held.shared === strength && held.coverage >= coverage))) return;
-    best.set(documentId, { shared: strength, coverage, found: answering, weak });
-  };
-  const weakSentences = new Map<string, ExtractedAnswer[]>();
-  for (const a of answers) if (!sure.has(a.documentId)) weakSentences.set(`${a.passageId}|${a.start}`, [...(weakSentences.get(`${a.passageId}|${a.start}`) ?? []), a]);
-  for (const group of weakSentences.values()) consider(group[0].documentId, group[0].text, EXTRACTION.minValueCoverage, () => group, true);
-  for (const miss of nearMisses) consider(miss.passage.documentId, miss.seg.text, miss.coverage, () => answersIn(miss.seg, miss.passage, profile, miss.coverage, sharedNames), false);
-  const raised = new Set([...best.values()].filter((b) => b.weak).flatMap((b) => b.found));
-  const out = answers.map((a) => (raised.has(a) ? { ...a, confidence: EXTRACTION.anchoredConfidence } : a));
-  return [...out, ...[...best.values()].filter((b) => !b.weak).flatMap((b) => b.found.map((a) => ({ ...a, confidence: EXTRACTION.anchoredConfidence })))];
+  return out;
 }
 
 /**

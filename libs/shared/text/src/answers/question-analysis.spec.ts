@@ -402,29 +402,6 @@ describe('question analysis: a question in the asker\'s words, documents in thei
     expect(result.outcome).toBe('CONFLICTS');
     expect(result.conflicts[0].groups.map((g) => g.key).sort()).toEqual(['duration:PT1800S', 'duration:PT900S']);
   });
-
-  const smoking = 'What will I be billed if housekeeping finds out someone lit a cigarette in our room?';
-  const faq = () =>
-    passage('kd_faq', 'Our hotels are non-smoking, e-cigarettes included. If a member of staff finds that someone has smoked in a bedroom, we apply a £150 deep-cleaning charge to the room bill.', { documentName: 'Guest FAQ' });
-
-  it("reads another document's answer in the repository's words: a sure answer's own words, beyond the question's, name the subject", () => {
-    // The manual's row shares no "bill", "finds" or "cigarette" with the question, but "smoking", "bedroom" and "cleaning" with the FAQ's answer.
-    const manual = passage('kd_manual', 'Charge | Amount | Who decides\nSmoking in a bedroom (any hotel) | GBP 250 cleaning charge | Duty Manager inspects the room first', { documentName: 'Front desk manual' });
-    const result = analyse(smoking, [faq(), manual]);
-    expect(result.outcome).toBe('CONFLICTS');
-    expect(result.conflicts[0].groups.map((g) => g.key).sort()).toEqual(['amount:GBP:150', 'amount:GBP:250']);
-    // Alone, the row covers too little of the question to answer it.
-    expect(extractAnswers(smoking, [manual])).toEqual([]);
-  });
-
-  it('never reads that way a sentence that shares only the question\'s words, another kind of value, or a document that does not write the asked name', () => {
-    const lateCheckout = passage('kd_desk', 'Late check-out in your room until 13:00 is free; housekeeping then finds the room ready by 15:00.', { documentName: 'Front desk manual' });
-    expect(analyse(smoking, [faq(), lateCheckout]).outcome).toBe('NO_CONFLICT');
-    const weight = 'How much does the Basecamp 4 tent weigh?';
-    const sheet = passage('kd_basecamp', 'Basecamp 4 tent\n\nSpecification | Value\nPacked weight | 7.8 kg', { documentName: 'Basecamp 4 tent' });
-    const otherTent = passage('kd_trailhead', 'Trailhead 2 tent\n\nSpecification | Value\nPacked weight | 2.4 kg', { documentName: 'Trailhead 2 tent' });
-    expect(analyse(weight, [sheet, otherTent]).outcome).toBe('NO_CONFLICT');
-  });
 });
 
 describe('question analysis: a word of the asker no retrieved passage writes, read through WordNet', () => {
