@@ -46,10 +46,13 @@ describe('expert web app (headless Chromium, standalone service with its demo)',
     return res.body.response as Json;
   };
 
-  /** Waits for the open dialog's opening transition to end (a faded dialog would be shot and checked for contrast half drawn). */
+  /**
+   * Waits for the dialog to be open and its opening transition to end (a faded dialog would be shot and checked for
+   * contrast half drawn). On a busy machine the dialog may not be in the page yet when this first looks.
+   */
   const settled = (on: Page = page) =>
     waitFor(
-      async () => ((await on.evaluate<string>("getComputedStyle(document.querySelector('[role=dialog]')).opacity")) === '1' ? true : undefined),
+      async () => ((await on.evaluate<string>("(() => { const d = document.querySelector('[role=dialog]'); return d ? getComputedStyle(d).opacity : ''; })()")) === '1' ? true : undefined),
       5000,
       'the dialog fully shown',
       50,
